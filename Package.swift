@@ -1,0 +1,61 @@
+// swift-tools-version: 6.0
+// Silk: an asynchronous-display UI framework for Wayland and the Linux framebuffer.
+// Layers (bottom to top) — a target may only depend on targets listed before it:
+//   C* bindings → SilkGeometry → SilkRaster, SilkLayout → … → silk (CLI)
+import PackageDescription
+
+/// One system-library target per C library, found through pkg-config.
+func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, path: "Sources/CBindings/\(name)", pkgConfig: pkgConfig,
+                   providers: [.apt(apt)])
+}
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Silk",
+    products: [
+        .library(name: "SilkGeometry", targets: ["SilkGeometry"]),
+        .library(name: "SilkRaster", targets: ["SilkRaster"]),
+        .library(name: "SilkLayout", targets: ["SilkLayout"]),
+        .executable(name: "silk", targets: ["silk"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: C bindings (the only targets that touch C)
+        systemLibrary("CPixman", pkgConfig: "pixman-1", apt: ["libpixman-1-dev"]),
+        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype6-dev"]),
+        systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
+        systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
+        systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
+        systemLibrary("CWaylandClient", pkgConfig: "wayland-client", apt: ["libwayland-dev"]),
+        systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev"]),
+        .target(name: "CSilkLinux", path: "Sources/CBindings/CSilkLinux"),
+
+        // MARK: Swift layers
+        .target(name: "SilkGeometry", swiftSettings: strict),
+        .target(name: "SilkLayout", dependencies: ["SilkGeometry"], swiftSettings: strict),
+        .target(name: "SilkRaster",
+                dependencies: ["SilkGeometry", "CPixman", "CFreeType", "CHarfBuzz", "CFontconfig",
+                               "CPNG", "CTurboJPEG"],
+                swiftSettings: strict),
+        .target(name: "SilkScenes", dependencies: ["SilkRaster"], swiftSettings: strict),
+        .executableTarget(name: "silk",
+                          dependencies: ["SilkRaster", "SilkLayout", "SilkScenes",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strict),
+
+        // MARK: Tests
+        .target(name: "SilkTestSupport", dependencies: ["SilkRaster"], path: "Tests/SilkTestSupport",
+                swiftSettings: strict),
+        .testTarget(name: "SilkGeometryTests", dependencies: ["SilkGeometry"], swiftSettings: strict),
+        .testTarget(name: "SilkLayoutTests", dependencies: ["SilkLayout"],
+                    resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "SilkRasterTests", dependencies: ["SilkRaster", "SilkScenes", "SilkTestSupport"],
+                    resources: [.copy("Golden"), .copy("Inputs")], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,65 @@
+// CSilkLinux: the Linux facilities Swift's Glibc module does not expose (memfd, epoll, eventfd,
+// timerfd, signalfd) and the framebuffer / console / evdev ioctl definitions.
+// Everything here is a thin, documented pass-through; policy lives in the Swift wrappers.
+#ifndef CSILKLINUX_H
+#define CSILKLINUX_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <signal.h>
+#include <linux/fb.h>
+#include <linux/kd.h>
+#include <linux/vt.h>
+#include <linux/input.h>
+
+// MARK: memfd
+/// memfd_create(2) with MFD_CLOEXEC | MFD_ALLOW_SEALING. Returns -1 and sets errno on failure.
+int silk_memfd_create(const char *name);
+/// Seals a memfd against shrinking and further sealing (F_SEAL_SHRINK | F_SEAL_SEAL).
+int silk_memfd_seal_shrink(int fd);
+/// The seals currently set (fcntl F_GET_SEALS), or -1.
+int silk_memfd_get_seals(int fd);
+extern const int SILK_F_SEAL_SHRINK;
+extern const int SILK_F_SEAL_GROW;
+extern const int SILK_F_SEAL_SEAL;
+
+// MARK: epoll / eventfd / timerfd / signalfd
+int silk_epoll_create(void);
+int silk_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
+/// epoll_wait filling parallel arrays (the packed struct epoll_event is awkward in Swift).
+int silk_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int maxevents, int timeout_ms);
+int silk_eventfd_create(void);
+int silk_timerfd_create_monotonic(void);
+/// Arms a timerfd: first expiry after `initial_ns`, then every `interval_ns` (0: one-shot; both 0: disarm).
+int silk_timerfd_arm(int fd, int64_t initial_ns, int64_t interval_ns);
+/// Blocks SIGINT and SIGTERM in the calling thread and returns a signalfd that reports them.
+int silk_signalfd_int_term(void);
+/// Reads one signalfd_siginfo; returns the signal number, 0 if none, -1 on error.
+int silk_signalfd_read(int fd);
+
+// MARK: framebuffer, console, evdev ioctls (request numbers are macros Swift cannot import)
+extern const unsigned long SILK_FBIOGET_VSCREENINFO;
+extern const unsigned long SILK_FBIOPUT_VSCREENINFO;
+extern const unsigned long SILK_FBIOGET_FSCREENINFO;
+extern const unsigned long SILK_FBIOPAN_DISPLAY;
+extern const unsigned long SILK_FBIOBLANK;
+extern const unsigned long SILK_FBIO_WAITFORVSYNC;
+extern const unsigned long SILK_KDSETMODE;
+extern const unsigned long SILK_KDGETMODE;
+extern const unsigned long SILK_VT_GETSTATE;
+extern const unsigned long SILK_EVIOCGRAB;
+int silk_ioctl_ptr(int fd, unsigned long request, void *arg);
+int silk_ioctl_int(int fd, unsigned long request, unsigned long arg);
+/// EVIOCGNAME(len) into buf.
+int silk_evdev_name(int fd, char *buf, int len);
+/// EVIOCGBIT(ev, len) into bits.
+int silk_evdev_bits(int fd, int ev, uint8_t *bits, int len);
+/// EVIOCGABS(axis).
+int silk_evdev_absinfo(int fd, int axis, struct input_absinfo *info);
+
+#endif

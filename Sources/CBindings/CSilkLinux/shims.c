@@ -1,0 +1,79 @@
+#define _GNU_SOURCE
+#include "CSilkLinux.h"
+#include <sys/mman.h>
+#include <sys/ioctl.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <errno.h>
+#include <string.h>
+#include <pthread.h>
+
+const int SILK_F_SEAL_SHRINK = F_SEAL_SHRINK;
+const int SILK_F_SEAL_GROW = F_SEAL_GROW;
+const int SILK_F_SEAL_SEAL = F_SEAL_SEAL;
+
+int silk_memfd_create(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+int silk_memfd_seal_shrink(int fd) { return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL); }
+int silk_memfd_get_seals(int fd) { return fcntl(fd, F_GET_SEALS); }
+
+int silk_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+int silk_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.events = events;
+    ev.data.u64 = data;
+    return epoll_ctl(epfd, op, fd, &ev);
+}
+int silk_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int maxevents, int timeout_ms) {
+    struct epoll_event evs[64];
+    if (maxevents > 64) maxevents = 64;
+    int n = epoll_wait(epfd, evs, maxevents, timeout_ms);
+    for (int i = 0; i < n; i++) { events[i] = evs[i].events; data[i] = evs[i].data.u64; }
+    return n;
+}
+int silk_eventfd_create(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+int silk_timerfd_create_monotonic(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+}
+int silk_timerfd_arm(int fd, int64_t initial_ns, int64_t interval_ns) {
+    struct itimerspec its;
+    its.it_value.tv_sec = initial_ns / 1000000000;
+    its.it_value.tv_nsec = initial_ns % 1000000000;
+    its.it_interval.tv_sec = interval_ns / 1000000000;
+    its.it_interval.tv_nsec = interval_ns % 1000000000;
+    return timerfd_settime(fd, 0, &its, NULL);
+}
+int silk_signalfd_int_term(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+int silk_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    if (n == (ssize_t)sizeof info) return (int)info.ssi_signo;
+    if (n < 0 && errno == EAGAIN) return 0;
+    return -1;
+}
+
+const unsigned long SILK_FBIOGET_VSCREENINFO = FBIOGET_VSCREENINFO;
+const unsigned long SILK_FBIOPUT_VSCREENINFO = FBIOPUT_VSCREENINFO;
+const unsigned long SILK_FBIOGET_FSCREENINFO = FBIOGET_FSCREENINFO;
+const unsigned long SILK_FBIOPAN_DISPLAY = FBIOPAN_DISPLAY;
+const unsigned long SILK_FBIOBLANK = FBIOBLANK;
+const unsigned long SILK_FBIO_WAITFORVSYNC = FBIO_WAITFORVSYNC;
+const unsigned long SILK_KDSETMODE = KDSETMODE;
+const unsigned long SILK_KDGETMODE = KDGETMODE;
+const unsigned long SILK_VT_GETSTATE = VT_GETSTATE;
+const unsigned long SILK_EVIOCGRAB = EVIOCGRAB;
+
+int silk_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+int silk_ioctl_int(int fd, unsigned long request, unsigned long arg) { return ioctl(fd, request, arg); }
+int silk_evdev_name(int fd, char *buf, int len) { return ioctl(fd, EVIOCGNAME(len), buf); }
+int silk_evdev_bits(int fd, int ev, uint8_t *bits, int len) { return ioctl(fd, EVIOCGBIT(ev, len), bits); }
+int silk_evdev_absinfo(int fd, int axis, struct input_absinfo *info) { return ioctl(fd, EVIOCGABS(axis), info); }

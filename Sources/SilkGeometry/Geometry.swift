@@ -1,0 +1,178 @@
+// Geometry value types shared by every Silk layer. Units are points (logical pixels) as Double;
+// device pixels are points × scale. All types are Sendable values, safe to hand across threads.
+
+/// A location in a 2-D coordinate space whose y axis points down (screen convention).
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public static let zero = Point(x: 0, y: 0)
+    public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
+    public func distance(to other: Point) -> Double {
+        let dx = other.x - x, dy = other.y - y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+    public var description: String { "(\(fmt(x)), \(fmt(y)))" }
+}
+
+/// A width and a height. Negative or non-finite values are not normalised here; layout and
+/// raster code validate sizes at their boundaries (see `isValidExtent`).
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+    public static let zero = Size(width: 0, height: 0)
+    /// Both extents finite and ≥ 0.
+    public var isValidExtent: Bool {
+        width.isFinite && height.isFinite && width >= 0 && height >= 0
+    }
+    public var isEmpty: Bool { !(width > 0 && height > 0) }
+    public static func * (a: Size, s: Double) -> Size { Size(width: a.width * s, height: a.height * s) }
+    public var description: String { "\(fmt(width))×\(fmt(height))" }
+}
+
+/// An axis-aligned rectangle: origin (top-left) and size.
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    public var origin: Point
+    public var size: Size
+    public init(origin: Point, size: Size) { self.origin = origin; self.size = size }
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        origin = Point(x: x, y: y); size = Size(width: width, height: height)
+    }
+    public init(size: Size) { self.init(origin: .zero, size: size) }
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The empty rectangle that is the identity of `union`.
+    public static let null = Rect(x: .infinity, y: .infinity, width: 0, height: 0)
+
+    public var minX: Double { origin.x }
+    public var minY: Double { origin.y }
+    public var maxX: Double { origin.x + size.width }
+    public var maxY: Double { origin.y + size.height }
+    public var midX: Double { origin.x + size.width / 2 }
+    public var midY: Double { origin.y + size.height / 2 }
+    public var width: Double { size.width }
+    public var height: Double { size.height }
+    public var center: Point { Point(x: midX, y: midY) }
+    public var isNull: Bool { origin.x == .infinity || origin.y == .infinity }
+    public var isEmpty: Bool { isNull || size.isEmpty }
+
+    public func contains(_ p: Point) -> Bool {
+        p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
+    }
+    public func contains(_ r: Rect) -> Bool {
+        r.isEmpty || (r.minX >= minX && r.minY >= minY && r.maxX <= maxX && r.maxY <= maxY)
+    }
+    public func intersects(_ r: Rect) -> Bool { !intersection(r).isEmpty }
+    public func intersection(_ r: Rect) -> Rect {
+        if isNull || r.isNull { return .null }
+        let x0 = max(minX, r.minX), y0 = max(minY, r.minY)
+        let x1 = min(maxX, r.maxX), y1 = min(maxY, r.maxY)
+        if x1 <= x0 || y1 <= y0 { return .null }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+    public func union(_ r: Rect) -> Rect {
+        if isEmpty { return r }
+        if r.isEmpty { return self }
+        let x0 = min(minX, r.minX), y0 = min(minY, r.minY)
+        return Rect(x: x0, y: y0, width: max(maxX, r.maxX) - x0, height: max(maxY, r.maxY) - y0)
+    }
+    public func offsetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: minX + dx, y: minY + dy, width: width, height: height)
+    }
+    /// Insets every edge by `d` (negative grows).
+    public func insetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: minX + dx, y: minY + dy, width: max(0, width - 2 * dx), height: max(0, height - 2 * dy))
+    }
+    public func inset(by e: EdgeInsets) -> Rect {
+        Rect(x: minX + e.left, y: minY + e.top,
+             width: max(0, width - e.left - e.right), height: max(0, height - e.top - e.bottom))
+    }
+    /// The smallest rectangle with integral edges that contains this one (for pixel damage).
+    public var integral: Rect {
+        if isNull { return self }
+        let x0 = (minX).rounded(.down), y0 = (minY).rounded(.down)
+        return Rect(x: x0, y: y0, width: maxX.rounded(.up) - x0, height: maxY.rounded(.up) - y0)
+    }
+    public func scaled(by s: Double) -> Rect {
+        Rect(x: minX * s, y: minY * s, width: width * s, height: height * s)
+    }
+    public var description: String { "{\(origin), \(size)}" }
+}
+
+/// Distances inward from each edge of a rectangle.
+public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
+    public var top: Double, left: Double, bottom: Double, right: Double
+    public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
+        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+    }
+    public init(all v: Double) { self.init(top: v, left: v, bottom: v, right: v) }
+    public static let zero = EdgeInsets()
+    public var horizontal: Double { left + right }
+    public var vertical: Double { top + bottom }
+    public var description: String { "(t \(fmt(top)), l \(fmt(left)), b \(fmt(bottom)), r \(fmt(right)))" }
+}
+
+/// A 2-D affine transform mapping (x, y) to (a·x + c·y + tx, b·x + d·y + ty), as Core Graphics.
+public struct AffineTransform: Hashable, Sendable {
+    public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+    }
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public init(translationX x: Double, y: Double) { self.init(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
+    public init(scaleX sx: Double, y sy: Double) { self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0) }
+    public init(rotationAngle r: Double) {
+        let cs = cos(r), sn = sin(r)
+        self.init(a: cs, b: sn, c: -sn, d: cs, tx: 0, ty: 0)
+    }
+    public var isIdentity: Bool { self == .identity }
+    /// True when the transform is only a translation (the compositor's fast path).
+    public var isTranslation: Bool { a == 1 && b == 0 && c == 0 && d == 1 }
+    /// `self` applied first, then `t`.
+    public func concatenating(_ t: AffineTransform) -> AffineTransform {
+        AffineTransform(a: a * t.a + b * t.c, b: a * t.b + b * t.d,
+                        c: c * t.a + d * t.c, d: c * t.b + d * t.d,
+                        tx: tx * t.a + ty * t.c + t.tx, ty: tx * t.b + ty * t.d + t.ty)
+    }
+    public func translatedBy(x: Double, y: Double) -> AffineTransform {
+        AffineTransform(translationX: x, y: y).concatenating(self)
+    }
+    public func scaledBy(x: Double, y: Double) -> AffineTransform {
+        AffineTransform(scaleX: x, y: y).concatenating(self)
+    }
+    public func rotated(by r: Double) -> AffineTransform {
+        AffineTransform(rotationAngle: r).concatenating(self)
+    }
+    public var determinant: Double { a * d - b * c }
+    /// The inverse, or nil when the transform is singular.
+    public var inverted: AffineTransform? {
+        let det = determinant
+        guard det != 0, det.isFinite else { return nil }
+        return AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
+                               tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+    }
+    public func apply(to p: Point) -> Point {
+        Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
+    }
+    /// The bounding box of the transformed rectangle.
+    public func apply(to r: Rect) -> Rect {
+        if r.isNull { return r }
+        let pts = [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.minY),
+                   Point(x: r.minX, y: r.maxY), Point(x: r.maxX, y: r.maxY)].map(apply(to:))
+        let xs = pts.map(\.x), ys = pts.map(\.y)
+        let x0 = xs.min()!, y0 = ys.min()!
+        return Rect(x: x0, y: y0, width: xs.max()! - x0, height: ys.max()! - y0)
+    }
+}
+
+@inline(__always) func fmt(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

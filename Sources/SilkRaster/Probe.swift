@@ -1,0 +1,6 @@
+import CPixman
+import CFreeType
+import CHarfBuzz
+import CFontconfig
+import CPNG
+import CTurboJPEG
