@@ -1,0 +1,46 @@
+import Foundation
+
+/// Finds Silk's `assets/` folder (built-in fonts and demo photos).
+///
+/// Search order, first hit wins:
+/// 1. `$SILK_ASSETS` (a folder holding `fonts/` and `photos/`);
+/// 2. beside the running executable, or up to four parents above it (a build tree such as
+///    `.build/release/silk` finds the checkout's `assets/`), or `../share/silk/assets` for an install;
+/// 3. the source checkout this module was compiled from (tests, `swift run`).
+public enum Assets {
+    public static let directory: URL? = locate()
+
+    /// The built-in default font (DejaVu Sans), always available when `directory` is.
+    public static func font(_ name: String) -> URL? {
+        directory.map { $0.appendingPathComponent("fonts/\(name)") }
+            .flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
+    }
+    public static func photo(_ name: String) -> URL? {
+        directory.map { $0.appendingPathComponent("photos/\(name)") }
+            .flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
+    }
+
+    private static func isAssets(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent("fonts/DejaVuSans.ttf").path)
+    }
+
+    private static func locate() -> URL? {
+        if let env = ProcessInfo.processInfo.environment["SILK_ASSETS"], !env.isEmpty {
+            let url = URL(fileURLWithPath: env)
+            if isAssets(url) { return url }
+        }
+        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        for _ in 0..<5 {
+            for candidate in [dir.appendingPathComponent("assets"),
+                              dir.appendingPathComponent("share/silk/assets")] where isAssets(candidate) {
+                return candidate
+            }
+            dir = dir.deletingLastPathComponent()
+        }
+        let source = URL(fileURLWithPath: #filePath)  // …/Sources/SilkRaster/Assets.swift
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("assets")
+        return isAssets(source) ? source : nil
+    }
+}

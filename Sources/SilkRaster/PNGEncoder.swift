@@ -1,0 +1,67 @@
+import CPNG
+import Foundation
+
+/// PNG output through libpng's simplified API (`png_image_write_to_memory`), which reports
+/// errors by return value — no setjmp/longjmp crossing Swift frames.
+extension Bitmap {
+    /// Encodes the bitmap as an 8-bit RGBA PNG (straight alpha, as PNG requires).
+    public func pngData() throws(RasterError) -> Data {
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = argb32(x: x, y: y)
+                let a = p >> 24
+                let i = (y * width + x) * 4
+                func un(_ c: UInt32) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (c * 255 + a / 2) / a)) }
+                rgba[i] = un((p >> 16) & 0xff); rgba[i + 1] = un((p >> 8) & 0xff)
+                rgba[i + 2] = un(p & 0xff); rgba[i + 3] = UInt8(a)
+            }
+        }
+        var img = png_image()
+        img.version = png_uint_32(PNG_IMAGE_VERSION)
+        img.width = png_uint_32(width)
+        img.height = png_uint_32(height)
+        img.format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)  // PNG_FORMAT_RGBA
+        var size: Int = 0
+        // First call measures, second writes.
+        guard png_image_write_to_memory(&img, nil, &size, 0, rgba, 0, nil) != 0, size > 0 else {
+            throw .io(path: "<png>", reason: "libpng could not encode: " + pngMessage(&img))
+        }
+        var out = Data(count: size)
+        let ok = out.withUnsafeMutableBytes { buf in
+            png_image_write_to_memory(&img, buf.baseAddress, &size, 0, rgba, 0, nil)
+        }
+        guard ok != 0 else { throw .io(path: "<png>", reason: "libpng could not encode: " + pngMessage(&img)) }
+        return out.prefix(size)
+    }
+
+    /// Writes the bitmap as a PNG file (mode 0644), creating parent folders. Errors name the path.
+    public func writePNG(to path: String) throws(RasterError) {
+        let data = try pngData()
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+            try data.write(to: url)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        } catch {
+            throw .io(path: path, reason: describe(error))
+        }
+    }
+}
+
+func pngMessage(_ img: inout png_image) -> String {
+    withUnsafeBytes(of: &img.message) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+    }
+}
+
+/// A short human reason for a Foundation / POSIX error.
+func describe(_ error: any Error) -> String {
+    let ns = error as NSError
+    if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(posix.code)))
+    }
+    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+    return ns.localizedDescription
+}

@@ -1,6 +1,0 @@
-import CPixman
-import CFreeType
-import CHarfBuzz
-import CFontconfig
-import CPNG
-import CTurboJPEG
