@@ -1,0 +1,481 @@
+import CPixman
+import SilkGeometry
+
+/// What a shape is filled or stroked with.
+public enum Paint: Sendable, Hashable {
+    case color(Color)
+    case linearGradient(LinearGradient)
+    case radialGradient(RadialGradient)
+}
+
+public struct GradientStop: Sendable, Hashable {
+    /// Position along the gradient, 0…1.
+    public var offset: Double
+    public var color: Color
+    public init(_ offset: Double, _ color: Color) { self.offset = offset; self.color = color }
+}
+
+/// A gradient along the line from `start` to `end` (user space); padded beyond the ends.
+public struct LinearGradient: Sendable, Hashable {
+    public var start: Point, end: Point
+    public var stops: [GradientStop]
+    public init(start: Point, end: Point, stops: [GradientStop]) {
+        self.start = start; self.end = end; self.stops = stops
+    }
+}
+
+/// A circular gradient from `center` (offset 0) to `radius` (offset 1); padded beyond.
+public struct RadialGradient: Sendable, Hashable {
+    public var center: Point, radius: Double
+    public var stops: [GradientStop]
+    public init(center: Point, radius: Double, stops: [GradientStop]) {
+        self.center = center; self.radius = radius; self.stops = stops
+    }
+}
+
+/// How a bitmap is resampled when drawn at another size.
+public enum ImageFilter: Sendable, Hashable {
+    /// Nearest neighbour: pixel art, or exact 1:1 copies.
+    case nearest
+    /// Bilinear: photos drawn near their own size (fast).
+    case bilinear
+    /// Area-averaging (pixman separable convolution) when shrinking by more than 2×, else
+    /// bilinear. Slower; for images scaled once and cached.
+    case highQuality
+}
+
+/// How an image is fitted into a rectangle; the content modes Texture's ASImageNode offers.
+public enum ContentMode: String, Sendable, Hashable, CaseIterable {
+    case scaleToFill, aspectFit, aspectFill
+    case center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
+
+    /// The crop rect that keeps the centre of an aspect-filled image (Texture's default).
+    public static let defaultCropRect = Rect(x: 0.5, y: 0.5, width: 0, height: 0)
+
+    /// Where an image of `imageSize` (points) lands when fitted into `bounds`, before clipping
+    /// to `bounds`. `cropRect` is in unit coordinates of the image: with a zero size its origin
+    /// is the anchor of the part kept by `.aspectFill` ((0,0) keeps the top-left, (0.5,0.5) the
+    /// centre); with a non-zero size it is handled by the caller cropping the image first.
+    public func destinationRect(imageSize: Size, in bounds: Rect, anchor: Point = Point(x: 0.5, y: 0.5)) -> Rect {
+        let iw = imageSize.width, ih = imageSize.height
+        guard iw > 0, ih > 0 else { return .zero }
+        func placed(_ w: Double, _ h: Double, _ fx: Double, _ fy: Double) -> Rect {
+            Rect(x: bounds.minX + (bounds.width - w) * fx, y: bounds.minY + (bounds.height - h) * fy, width: w, height: h)
+        }
+        switch self {
+        case .scaleToFill: return bounds
+        case .aspectFit:
+            let s = min(bounds.width / iw, bounds.height / ih)
+            return placed(iw * s, ih * s, 0.5, 0.5)
+        case .aspectFill:
+            let s = max(bounds.width / iw, bounds.height / ih)
+            return placed(iw * s, ih * s, clamp01(anchor.x), clamp01(anchor.y))
+        case .center: return placed(iw, ih, 0.5, 0.5)
+        case .top: return placed(iw, ih, 0.5, 0)
+        case .bottom: return placed(iw, ih, 0.5, 1)
+        case .left: return placed(iw, ih, 0, 0.5)
+        case .right: return placed(iw, ih, 1, 0.5)
+        case .topLeft: return placed(iw, ih, 0, 0)
+        case .topRight: return placed(iw, ih, 1, 0)
+        case .bottomLeft: return placed(iw, ih, 0, 1)
+        case .bottomRight: return placed(iw, ih, 1, 1)
+        }
+    }
+}
+
+/// Draws into a `Bitmap` with pixman: anti-aliased shapes, gradients, bitmaps, under a stack of
+/// transforms, clip rectangles and opacity (Core Graphics' gstate model).
+///
+/// Coordinates are points; the canvas starts with the transform `scale` (device pixels per
+/// point), so the same drawing code renders sharp at 1× and 2×. Shapes are tessellated in device
+/// space and rasterized as pixman triangles into one A8 coverage mask per call, so adjacent
+/// triangles never show seams. Axis-aligned rectangles on the pixel grid skip the mask.
+///
+/// A canvas is used by one thread at a time (it is not Sendable); display jobs each make their own.
+public final class Canvas {
+    public let bitmap: Bitmap
+    /// Device pixels per point this canvas was created with.
+    public let scale: Double
+
+    struct State {
+        var transform: AffineTransform
+        /// Device-space clip rectangle (integral), nil when unclipped.
+        var clip: Rect?
+        var opacity: Double
+    }
+    private var state: State
+    private var stack: [State] = []
+
+    public init(bitmap: Bitmap, scale: Double = 1) {
+        self.bitmap = bitmap
+        self.scale = scale.isFinite && scale > 0 ? scale : 1
+        state = State(transform: AffineTransform(scaleX: self.scale, y: self.scale), clip: nil, opacity: 1)
+    }
+
+    // MARK: State
+
+    /// The current user → device transform.
+    public var transform: AffineTransform { state.transform }
+    /// The multiplier applied to everything drawn (0…1), combined with saved states.
+    public var opacity: Double { state.opacity }
+    /// The current clip in user space (the device clip mapped back; nil when unclipped).
+    public var clipBounds: Rect? {
+        guard let c = state.clip else { return nil }
+        return state.transform.inverted?.apply(to: c)
+    }
+
+    public func save() { stack.append(state) }
+    public func restore() {
+        if let s = stack.popLast() { state = s }
+    }
+    /// `save()`, `body`, `restore()`.
+    public func withSavedState<R>(_ body: () throws -> R) rethrows -> R {
+        save()
+        defer { restore() }
+        return try body()
+    }
+    public func translate(x: Double, y: Double) { state.transform = state.transform.translatedBy(x: x, y: y) }
+    public func scale(x: Double, y: Double) { state.transform = state.transform.scaledBy(x: x, y: y) }
+    public func rotate(by radians: Double) { state.transform = state.transform.rotated(by: radians) }
+    public func concatenate(_ t: AffineTransform) { state.transform = t.concatenating(state.transform) }
+    /// Multiplies the opacity of everything drawn until the matching `restore()`.
+    public func multiplyOpacity(_ alpha: Double) { state.opacity *= clamp01(alpha) }
+
+    /// Intersects the clip with `rect` (user space). Under a rotation the clip is the device
+    /// bounding box of the rotated rectangle (documented limitation: clips are rectangles).
+    public func clip(to rect: Rect) {
+        let device = state.transform.apply(to: rect).integral
+        state.clip = (state.clip ?? bitmap.bounds).intersection(device)
+        if state.clip!.isNull { state.clip = .zero }
+    }
+
+    /// Replaces every pixel inside the clip with `color` (no blending, ignores opacity).
+    public func clear(_ color: Color = .clear) {
+        bitmap.fill(color, rect: state.clip ?? bitmap.bounds)
+    }
+
+    // MARK: Shapes
+
+    public func fill(_ rect: Rect, with paint: Paint) {
+        guard rect.size.isValidExtent, !rect.isEmpty else { return }
+        let t = state.transform
+        if t.b == 0, t.c == 0, case let .color(color) = paint {
+            // Fast path: an axis-aligned rectangle whose device edges lie on the pixel grid.
+            let d = t.apply(to: rect)
+            if d == d.integral {
+                fillDeviceBox(d, color: color)
+                return
+            }
+        }
+        fillContour(Shapes.rect(rect), with: paint)
+    }
+
+    public func fillRoundedRect(_ rect: Rect, cornerRadius: Double, with paint: Paint) {
+        guard rect.size.isValidExtent, !rect.isEmpty else { return }
+        guard cornerRadius > 0, cornerRadius.isFinite else { return fill(rect, with: paint) }
+        let n = segments(forRadius: cornerRadius)
+        fillContour(Shapes.roundedRect(rect, radius: cornerRadius, segmentsPerCorner: n), with: paint)
+    }
+
+    public func fillEllipse(in rect: Rect, with paint: Paint) {
+        guard rect.size.isValidExtent, !rect.isEmpty else { return }
+        fillContour(Shapes.ellipse(in: rect, segments: 4 * segments(forRadius: max(rect.width, rect.height) / 2)), with: paint)
+    }
+
+    /// Fills a convex polygon (or one star-shaped around its first vertex).
+    public func fillPolygon(_ points: [Point], with paint: Paint) {
+        guard points.count >= 3, points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return }
+        fillContour(points, with: paint)
+    }
+
+    /// Strokes the rectangle's outline centred on its edges.
+    public func stroke(_ rect: Rect, lineWidth: Double, with paint: Paint) {
+        strokeRoundedRect(rect, cornerRadius: 0, lineWidth: lineWidth, with: paint)
+    }
+
+    public func strokeRoundedRect(_ rect: Rect, cornerRadius: Double, lineWidth: Double, with paint: Paint) {
+        guard rect.size.isValidExtent, lineWidth > 0, lineWidth.isFinite else { return }
+        let h = lineWidth / 2
+        let outer = rect.insetBy(dx: -h, dy: -h)
+        let inner = rect.insetBy(dx: h, dy: h)
+        let r = max(0, min(cornerRadius.isFinite ? cornerRadius : 0, min(rect.width, rect.height) / 2))
+        if inner.isEmpty {
+            return fillRoundedRect(outer, cornerRadius: r > 0 ? r + h : 0, with: paint)
+        }
+        let n = r > 0 ? segments(forRadius: r + h) : 1
+        let o = Shapes.roundedRect(outer, radius: r > 0 ? r + h : 0, segmentsPerCorner: n)
+        let i = Shapes.roundedRect(inner, radius: max(0, r - h), segmentsPerCorner: n)
+        fillRing(outer: o, inner: i, with: paint)
+    }
+
+    public func strokeEllipse(in rect: Rect, lineWidth: Double, with paint: Paint) {
+        guard rect.size.isValidExtent, lineWidth > 0, lineWidth.isFinite else { return }
+        let h = lineWidth / 2
+        let outer = rect.insetBy(dx: -h, dy: -h), inner = rect.insetBy(dx: h, dy: h)
+        if inner.isEmpty { return fillEllipse(in: outer, with: paint) }
+        let n = 4 * segments(forRadius: max(outer.width, outer.height) / 2)
+        fillRing(outer: Shapes.ellipse(in: outer, segments: n), inner: Shapes.ellipse(in: inner, segments: n), with: paint)
+    }
+
+    /// A straight line of `width` with butt caps.
+    public func strokeLine(from a: Point, to b: Point, width: Double, with paint: Paint) {
+        let len = a.distance(to: b)
+        guard len > 0, width > 0, len.isFinite, width.isFinite else { return }
+        let nx = -(b.y - a.y) / len * width / 2, ny = (b.x - a.x) / len * width / 2
+        fillContour([Point(x: a.x + nx, y: a.y + ny), Point(x: b.x + nx, y: b.y + ny),
+                     Point(x: b.x - nx, y: b.y - ny), Point(x: a.x - nx, y: a.y - ny)], with: paint)
+    }
+
+    // MARK: Bitmaps
+
+    /// Draws `image` fitted into `rect` by `contentMode`, clipped to `rect`.
+    ///
+    /// - Parameters:
+    ///   - imageScale: image pixels per point (a 2× asset drawn `.center` covers half its pixels).
+    ///   - cropRect: unit rect of the image. Zero size: the anchor `.aspectFill` keeps (default
+    ///     centre). Non-zero size: only that part of the image is drawn.
+    public func draw(_ image: Bitmap, in rect: Rect, contentMode: ContentMode = .scaleToFill,
+                     cropRect: Rect = ContentMode.defaultCropRect, filter: ImageFilter = .bilinear,
+                     imageScale: Double = 1) {
+        guard rect.size.isValidExtent, !rect.isEmpty, imageScale > 0, imageScale.isFinite else { return }
+        // Source region in image pixels.
+        var src = image.bounds
+        var anchor = Point(x: 0.5, y: 0.5)
+        if cropRect.width > 0, cropRect.height > 0, cropRect.size.isValidExtent {
+            src = Rect(x: cropRect.minX * Double(image.width), y: cropRect.minY * Double(image.height),
+                       width: cropRect.width * Double(image.width), height: cropRect.height * Double(image.height))
+                .intersection(image.bounds)
+            if src.isEmpty { return }
+        } else if cropRect.origin.x.isFinite, cropRect.origin.y.isFinite {
+            anchor = cropRect.origin
+        }
+        let dest = contentMode.destinationRect(imageSize: Size(width: src.width / imageScale, height: src.height / imageScale),
+                                               in: rect, anchor: anchor)
+        guard !dest.isEmpty else { return }
+        // user(dest) ← source pixels: scale src → dest, then the canvas transform.
+        let place = AffineTransform(translationX: -src.minX, y: -src.minY)
+            .concatenating(AffineTransform(scaleX: dest.width / src.width, y: dest.height / src.height))
+            .concatenating(AffineTransform(translationX: dest.minX, y: dest.minY))
+        let toDevice = place.concatenating(state.transform)
+        guard let inverse = toDevice.inverted, var pt = pixmanTransform(inverse) else { return }
+
+        pixman_image_set_transform(image.image, &pt)
+        let sx = (inverse.a * inverse.a + inverse.b * inverse.b).squareRoot()
+        let sy = (inverse.c * inverse.c + inverse.d * inverse.d).squareRoot()
+        setFilter(image.image, filter, scaleX: sx, scaleY: sy, isIdentity: toDevice.isTranslation
+                  && toDevice.tx == toDevice.tx.rounded() && toDevice.ty == toDevice.ty.rounded())
+        pixman_image_set_repeat(image.image, PIXMAN_REPEAT_PAD)
+        defer {
+            pixman_image_set_transform(image.image, nil)
+            pixman_image_set_filter(image.image, PIXMAN_FILTER_NEAREST, nil, 0)
+            pixman_image_set_repeat(image.image, PIXMAN_REPEAT_NONE)
+        }
+
+        // The visible part: the image's own rectangle within `rect`, both in user space.
+        let visible = dest.intersection(rect)
+        guard !visible.isEmpty else { return }
+        let mask = state.opacity < 1 ? PixmanImage.solid(Color(white: 0, alpha: state.opacity)) : nil
+        let t = state.transform
+        if t.b == 0, t.c == 0 {
+            let d = t.apply(to: visible)
+            let box = d.integral.intersection(state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
+            guard !box.isEmpty else { return }
+            if d == d.integral || box != d.integral {
+                // Pixel-aligned (or clipped to an aligned box): composite the box directly.
+                pixman_image_composite32(PIXMAN_OP_OVER, image.image, mask?.image, bitmap.image,
+                                         Int32(box.minX), Int32(box.minY), 0, 0,
+                                         Int32(box.minX), Int32(box.minY), Int32(box.width), Int32(box.height))
+                return
+            }
+        }
+        // General case (rotation or fractional edges): anti-aliased edges through triangles with
+        // the transformed image as the source.
+        composite(source: image.image, contour: Shapes.rect(visible), extraOpacity: state.opacity)
+    }
+
+    // MARK: Internals
+
+    private func setFilter(_ img: OpaquePointer, _ filter: ImageFilter, scaleX: Double, scaleY: Double, isIdentity: Bool) {
+        if isIdentity { pixman_image_set_filter(img, PIXMAN_FILTER_NEAREST, nil, 0); return }
+        switch filter {
+        case .nearest: pixman_image_set_filter(img, PIXMAN_FILTER_NEAREST, nil, 0)
+        case .bilinear: pixman_image_set_filter(img, PIXMAN_FILTER_BILINEAR, nil, 0)
+        case .highQuality:
+            guard scaleX > 2 || scaleY > 2 else {
+                pixman_image_set_filter(img, PIXMAN_FILTER_BILINEAR, nil, 0); return
+            }
+            var n: Int32 = 0
+            guard let params = pixman_filter_create_separable_convolution(
+                &n, fixed(max(1, scaleX)), fixed(max(1, scaleY)), PIXMAN_KERNEL_IMPULSE, PIXMAN_KERNEL_IMPULSE,
+                PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, 1, 1) else {
+                pixman_image_set_filter(img, PIXMAN_FILTER_BILINEAR, nil, 0); return
+            }
+            pixman_image_set_filter(img, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, params, n)
+            free(params)
+        }
+    }
+
+    /// Number of straight segments approximating a quarter circle of `radius` points so the
+    /// chord error stays under ~0.1 device pixel.
+    private func segments(forRadius radius: Double) -> Int {
+        let s = max(abs(state.transform.a) + abs(state.transform.c), abs(state.transform.b) + abs(state.transform.d))
+        let r = radius * s
+        guard r.isFinite, r > 0.5 else { return 1 }
+        let angle = 2 * acos(max(0, 1 - 0.1 / r))  // max angle per segment for 0.1 px error
+        return max(2, min(90, Int((Double.pi / 2 / angle).rounded(.up))))
+    }
+
+    private func fillDeviceBox(_ box: Rect, color: Color) {
+        let r = box.intersection(state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
+        guard !r.isEmpty, let src = PixmanImage.solid(color.withAlpha(color.alpha * state.opacity)) else { return }
+        let op = color.alpha * state.opacity >= 1 ? PIXMAN_OP_SRC : PIXMAN_OP_OVER
+        pixman_image_composite32(op, src.image, nil, bitmap.image, 0, 0, 0, 0,
+                                 Int32(r.minX), Int32(r.minY), Int32(r.width), Int32(r.height))
+    }
+
+    private func fillContour(_ contour: [Point], with paint: Paint) {
+        guard let src = source(for: paint) else { return }
+        composite(source: src.image, contour: contour, extraOpacity: 1)  // opacity is folded into the paint
+    }
+
+    private func fillRing(outer: [Point], inner: [Point], with paint: Paint) {
+        guard let src = source(for: paint) else { return }
+        let o = outer.map(state.transform.apply(to:)), i = inner.map(state.transform.apply(to:))
+        var tris: [pixman_triangle_t] = []
+        tris.reserveCapacity(o.count * 2)
+        for k in 0..<o.count {
+            let k1 = (k + 1) % o.count
+            tris.append(triangle(o[k], o[k1], i[k]))
+            tris.append(triangle(i[k], o[k1], i[k1]))
+        }
+        compositeTriangles(source: src.image, tris, extraOpacity: 1)  // opacity is folded into the paint
+    }
+
+    /// Rasterizes a convex contour (user space) as a triangle fan into one coverage mask and
+    /// composites `source` through it.
+    private func composite(source: OpaquePointer, contour: [Point], extraOpacity: Double) {
+        let d = contour.map(state.transform.apply(to:))
+        guard d.count >= 3 else { return }
+        var tris: [pixman_triangle_t] = []
+        tris.reserveCapacity(d.count - 2)
+        for k in 1..<(d.count - 1) { tris.append(triangle(d[0], d[k], d[k + 1])) }
+        compositeTriangles(source: source, tris, extraOpacity: extraOpacity)
+    }
+
+    private func compositeTriangles(source: OpaquePointer, _ tris: [pixman_triangle_t], extraOpacity: Double) {
+        guard !tris.isEmpty else { return }
+        withDestinationClip(bitmap.image, state.clip) {
+            if extraOpacity >= 1 {
+                pixman_composite_triangles(PIXMAN_OP_OVER, source, bitmap.image, PIXMAN_a8, 0, 0, 0, 0,
+                                           Int32(tris.count), tris)
+            } else {
+                // Opacity on a non-solid source: rasterize coverage, scale it, then composite.
+                compositeWithOpacity(source: source, tris, opacity: extraOpacity)
+            }
+        }
+    }
+
+    private func compositeWithOpacity(source: OpaquePointer, _ tris: [pixman_triangle_t], opacity: Double) {
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        for t in tris {
+            for p in [t.p1, t.p2, t.p3] {
+                let x = Double(p.x) / 65536, y = Double(p.y) / 65536
+                x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+            }
+        }
+        let box = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).integral
+            .intersection(state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
+        guard !box.isEmpty, let mask = try? Bitmap(width: Int(box.width), height: Int(box.height), format: .a8) else { return }
+        pixman_add_triangles(mask.image, Int32(-box.minX), Int32(-box.minY), Int32(tris.count), tris)
+        if let alpha = PixmanImage.solid(Color(white: 0, alpha: opacity)) {
+            pixman_image_composite32(PIXMAN_OP_IN, alpha.image, nil, mask.image, 0, 0, 0, 0, 0, 0,
+                                     Int32(box.width), Int32(box.height))
+        }
+        pixman_image_composite32(PIXMAN_OP_OVER, source, mask.image, bitmap.image,
+                                 Int32(box.minX), Int32(box.minY), 0, 0,
+                                 Int32(box.minX), Int32(box.minY), Int32(box.width), Int32(box.height))
+    }
+
+    private func triangle(_ a: Point, _ b: Point, _ c: Point) -> pixman_triangle_t {
+        pixman_triangle_t(p1: pixmanPoint(a), p2: pixmanPoint(b), p3: pixmanPoint(c))
+    }
+
+    /// A pixman source for `paint` with the current opacity folded into its colours and, for
+    /// gradients, the current transform so they are defined in user space.
+    private func source(for paint: Paint) -> PixmanImage? {
+        let alpha = state.opacity
+        switch paint {
+        case let .color(c):
+            return PixmanImage.solid(c.withAlpha(c.alpha * alpha))
+        case let .linearGradient(g):
+            var stops = gradientStops(g.stops, alpha: alpha)
+            guard !stops.isEmpty else { return nil }
+            var p1 = pixmanPoint(g.start), p2 = pixmanPoint(g.end)
+            if g.start == g.end { p2.x += 1 }
+            return userSpace(PixmanImage(pixman_image_create_linear_gradient(&p1, &p2, &stops, Int32(stops.count))))
+        case let .radialGradient(g):
+            var stops = gradientStops(g.stops, alpha: alpha)
+            guard !stops.isEmpty, g.radius > 0, g.radius.isFinite else { return nil }
+            var c = pixmanPoint(g.center)
+            return userSpace(PixmanImage(pixman_image_create_radial_gradient(&c, &c, 0, fixed(g.radius), &stops, Int32(stops.count))))
+        }
+    }
+
+    private func userSpace(_ img: PixmanImage?) -> PixmanImage? {
+        guard let img, let inv = state.transform.inverted, var pt = pixmanTransform(inv) else { return img }
+        pixman_image_set_transform(img.image, &pt)
+        pixman_image_set_repeat(img.image, PIXMAN_REPEAT_PAD)
+        return img
+    }
+
+    /// pixman interpolates straight-alpha stop colours and premultiplies afterwards.
+    private func gradientStops(_ stops: [GradientStop], alpha: Double) -> [pixman_gradient_stop_t] {
+        stops.filter { $0.offset.isFinite }.sorted { $0.offset < $1.offset }.map { s in
+            let c = s.color
+            func u(_ v: Double) -> UInt16 { UInt16((clamp01(v) * 65535).rounded()) }
+            return pixman_gradient_stop_t(x: fixed(clamp01(s.offset)),
+                                          color: pixman_color_t(red: u(c.red), green: u(c.green), blue: u(c.blue),
+                                                                alpha: u(c.alpha * alpha)))
+        }
+    }
+}
+
+/// Contours of the primitive shapes, clockwise in user space.
+enum Shapes {
+    static func rect(_ r: Rect) -> [Point] {
+        [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.minY), Point(x: r.maxX, y: r.maxY), Point(x: r.minX, y: r.maxY)]
+    }
+
+    /// `segmentsPerCorner` + 1 points per corner, so two contours with the same count pair up
+    /// point for point (a stroke is the ring between them).
+    static func roundedRect(_ r: Rect, radius: Double, segmentsPerCorner n: Int) -> [Point] {
+        let rad = max(0, min(radius, min(r.width, r.height) / 2))
+        let corners = [(Point(x: r.maxX - rad, y: r.minY + rad), -Double.pi / 2),
+                       (Point(x: r.maxX - rad, y: r.maxY - rad), 0),
+                       (Point(x: r.minX + rad, y: r.maxY - rad), Double.pi / 2),
+                       (Point(x: r.minX + rad, y: r.minY + rad), Double.pi)]
+        var pts: [Point] = []
+        pts.reserveCapacity(4 * (n + 1))
+        for (c, start) in corners {
+            for k in 0...n {
+                let a = start + Double.pi / 2 * Double(k) / Double(n)
+                pts.append(Point(x: c.x + rad * cos(a), y: c.y + rad * sin(a)))
+            }
+        }
+        return pts
+    }
+
+    static func ellipse(in r: Rect, segments n: Int) -> [Point] {
+        let count = max(8, n)
+        return (0..<count).map { k in
+            let a = 2 * Double.pi * Double(k) / Double(count)
+            return Point(x: r.midX + r.width / 2 * cos(a), y: r.midY + r.height / 2 * sin(a))
+        }
+    }
+}
+
+@inline(__always) func clamp01(_ v: Double) -> Double { v.isNaN ? 0 : min(1, max(0, v)) }
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// The `silk` command: snapshots, demos, the layout evaluator and benchmarks.
+@main
+struct Silk: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "silk",
+        abstract: "Silk: asynchronous-display UI for Wayland and the Linux framebuffer.",
+        subcommands: [SnapshotCommand.self])
+}
