@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 #include <pthread.h>
+#include <time.h>
 
 const int SILK_F_SEAL_SHRINK = F_SEAL_SHRINK;
 const int SILK_F_SEAL_GROW = F_SEAL_GROW;
@@ -52,6 +53,36 @@ int silk_signalfd_int_term(void) {
     sigaddset(&set, SIGTERM);
     if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
     return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+int silk_timerfd_arm_absolute(int fd, int64_t deadline_ns) {
+    struct itimerspec its;
+    memset(&its, 0, sizeof its);
+    its.it_value.tv_sec = deadline_ns / 1000000000;
+    its.it_value.tv_nsec = deadline_ns % 1000000000;
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+int64_t silk_clock_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+int32_t silk_current_thread_id(void) { return (int32_t)gettid(); }
+int silk_block_int_term(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int result = pthread_sigmask(SIG_BLOCK, &set, NULL);
+    if (result != 0) { errno = result; return -1; }
+    return 0;
+}
+int silk_set_thread_name(const char *name) {
+    char truncated[16];
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = 0;
+    int result = pthread_setname_np(pthread_self(), truncated);
+    if (result != 0) { errno = result; return -1; }
+    return 0;
 }
 int silk_signalfd_read(int fd) {
     struct signalfd_siginfo info;

@@ -42,6 +42,26 @@ int silk_signalfd_int_term(void);
 /// Reads one signalfd_siginfo; returns the signal number, 0 if none, -1 on error.
 int silk_signalfd_read(int fd);
 
+// MARK: event loop support (SilkRunLoop)
+/// timerfd_settime(TFD_TIMER_ABSTIME) on CLOCK_MONOTONIC: one expiry at `deadline_ns`; 0 disarms.
+int silk_timerfd_arm_absolute(int fd, int64_t deadline_ns);
+/// clock_gettime(CLOCK_MONOTONIC) in nanoseconds — the clock timerfds created above count in.
+int64_t silk_clock_monotonic_ns(void);
+/// The calling thread's kernel id (gettid(2)); equals getpid() on the process's main thread.
+int32_t silk_current_thread_id(void);
+/// pthread_sigmask(SIG_BLOCK) of SIGINT and SIGTERM in the calling thread (inherited by threads it starts).
+int silk_block_int_term(void);
+/// pthread_setname_np on the calling thread (truncated to the kernel's 15 characters).
+int silk_set_thread_name(const char *name);
+
+// MARK: libdispatch main-queue SPI (exported by libdispatch.so; CoreFoundation's run loop uses
+// the same pair on Linux). The handle is an eventfd that libdispatch writes when work is enqueued
+// on the main queue; it is -1 once dispatch_main() has handed the main queue to worker threads.
+// libdispatch never clears the eventfd: read it before calling the callback. The callback must be
+// called on the process's main thread and drains the work enqueued before it started.
+int _dispatch_get_main_queue_handle_4CF(void);
+void _dispatch_main_queue_callback_4CF(void *msg);
+
 // MARK: framebuffer, console, evdev ioctls (request numbers are macros Swift cannot import)
 extern const unsigned long SILK_FBIOGET_VSCREENINFO;
 extern const unsigned long SILK_FBIOPUT_VSCREENINFO;

@@ -1,0 +1,118 @@
+// Loop observers: code that runs at fixed points of every iteration, in a declared order — the
+// hook the node layer's transaction committer uses (like CFRunLoopObserver, which Texture and
+// YYAsyncLayer build on). See EventLoop.swift for where each activity falls in an iteration.
+
+/// Points in the loop an observer can watch. Combine them to watch several with one handler.
+public struct Activity: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Step 4: after timers, performed blocks and the main queue; just before the loop waits.
+    /// The place to commit state, layout and display (the committer registers the highest order).
+    public static let beforeWaiting = Activity(rawValue: 1 << 0)
+    /// Step 6: right after the wait returns, before ready descriptors are dispatched.
+    public static let afterWaiting = Activity(rawValue: 1 << 1)
+    /// Once, when a `run` call ends because of `stop()` or SIGINT/SIGTERM — restore the terminal,
+    /// the console mode, release devices.
+    public static let exit = Activity(rawValue: 1 << 2)
+
+    public static let all: Activity = [.beforeWaiting, .afterWaiting, .exit]
+}
+
+/// Why a `run` call ended.
+public enum ExitReason: Equatable, Sendable {
+    /// `stop()` was called.
+    case stopped
+    /// SIGINT arrived (see `EventLoop.installSignalHandling()`).
+    case interrupted
+    /// SIGTERM arrived.
+    case terminated
+
+    init(_ signal: TerminationSignal) {
+        switch signal {
+        case .interrupt: self = .interrupted
+        case .terminate: self = .terminated
+        }
+    }
+}
+
+/// What an observer is being told.
+public enum LoopEvent: Equatable, Sendable {
+    case beforeWaiting
+    case afterWaiting
+    case exit(ExitReason)
+
+    var activity: Activity {
+        switch self {
+        case .beforeWaiting: .beforeWaiting
+        case .afterWaiting: .afterWaiting
+        case .exit: .exit
+        }
+    }
+}
+
+/// Identifies an observer for `removeObserver(_:)`.
+public struct ObserverToken: Hashable, Sendable {
+    let id: UInt64
+}
+
+/// Observers sorted by (order, registration), the order they are called in.
+struct ObserverList {
+    struct Observer {
+        let id: UInt64
+        let activities: Activity
+        let order: Int
+        let handler: (LoopEvent) -> Void
+    }
+
+    private(set) var observers: [Observer] = []
+
+    mutating func add(_ observer: Observer) {
+        // After every observer with order <= the new one: equal orders run in registration order.
+        let index = observers.firstIndex { $0.order > observer.order } ?? observers.endIndex
+        observers.insert(observer, at: index)
+    }
+
+    mutating func remove(id: UInt64) {
+        observers.removeAll { $0.id == id }
+    }
+
+    func contains(id: UInt64) -> Bool {
+        observers.contains { $0.id == id }
+    }
+}
+
+extension EventLoop {
+    /// Registers `handler` for `activities`. Lower `order` runs first; equal orders run in
+    /// registration order. The node layer's transaction committer registers for
+    /// `.beforeWaiting` with the highest order so that it runs after everything else.
+    ///
+    /// The handler runs on the loop thread. An observer added while observers are being called
+    /// is first called at the next occurrence; one removed is not called again, even later in
+    /// the same pass. Loop thread only.
+    @discardableResult
+    public func addObserver(_ activities: Activity, order: Int = 0,
+                            handler: @escaping (LoopEvent) -> Void) -> ObserverToken {
+        assertOnLoopThread()
+        let id = takeKey()
+        observerList.add(.init(id: id, activities: activities, order: order, handler: handler))
+        return ObserverToken(id: id)
+    }
+
+    /// Unregisters an observer. Loop thread only.
+    public func removeObserver(_ token: ObserverToken) {
+        assertOnLoopThread()
+        observerList.remove(id: token.id)
+    }
+
+    /// Calls the observers of `event`'s activity in order, over a snapshot of the list; each is
+    /// checked again just before its call so that a removal made by an earlier one takes effect.
+    func notifyObservers(_ event: LoopEvent) {
+        let activity = event.activity
+        let snapshot = observerList.observers.filter { $0.activities.contains(activity) }
+        for observer in snapshot {
+            if snapshot.count > 1, !observerList.contains(id: observer.id) { continue }
+            observer.handler(event)
+        }
+    }
+}
