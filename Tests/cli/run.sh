@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `silk` command as a user runs it: scenes render to PNGs of the right
+# size, and bad input gets one clear line on stderr and exit status 2 — never a crash or a hang.
+# Usage: Tests/cli/run.sh PATH/TO/silk     Prints "cli: N passed, M failed"; exits 1 on failure.
+set -uo pipefail
+silk=${1:?usage: run.sh PATH/TO/silk}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# png_size FILE -> "W H" from the IHDR chunk
+png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n"; print(*struct.unpack(">II", d[16:24]))' "$1"; }
+
+# expect_png NAME EXPECTED_W EXPECTED_H -- ARGS…: silk must exit 0 and write a PNG of that size
+expect_png() {
+  local name=$1 w=$2 h=$3; shift 4
+  local out="$tmp/$name.png"
+  if timeout 60 "$silk" "$@" --out "$out" >"$tmp/log" 2>&1 && [ "$(png_size "$out" 2>/dev/null)" = "$w $h" ]; then ok
+  else bad "$name: expected a ${w}x${h} PNG from: silk $* ($(head -c 300 "$tmp/log"))"; fi
+}
+
+# expect_error NAME NEEDLE -- ARGS…: exit 2, exactly one stderr line that mentions NEEDLE, no crash
+expect_error() {
+  local name=$1 needle=$2; shift 3
+  timeout 60 "$silk" "$@" --out "$tmp/never.png" >"$tmp/stdout" 2>"$tmp/stderr"; local rc=$?
+  local lines; lines=$(wc -l <"$tmp/stderr")
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$needle" "$tmp/stderr" && [ ! -e "$tmp/never.png" ]; then ok
+  else bad "$name: expected exit 2 and one stderr line naming '$needle'; got rc=$rc: $(head -c 300 "$tmp/stderr")"; fi
+}
+
+# --- scenes render ---------------------------------------------------------------------------
+expect_png shapes-1x 640 480 -- snapshot shapes
+expect_png shapes-2x 1280 960 -- snapshot shapes --scale 2
+expect_png shapes-size 300 200 -- snapshot shapes --size 300x200
+expect_png card 360 420 -- snapshot card --size 360x420
+expect_png card-2x 720 840 -- snapshot card --size 360x420 --scale 2
+expect_png text 800 900 -- snapshot text --size 800x900
+
+# --- images: good and bad --------------------------------------------------------------------
+photo=$(ls "$(dirname "$0")"/../../assets/photos/*.jpg 2>/dev/null | head -1)
+if [ -n "$photo" ]; then
+  expect_png image-jpeg 320 240 -- snapshot image --image "$photo" --size 320x240
+  head -c $(( $(stat -c %s "$photo") / 2 )) "$photo" >"$tmp/half.jpg"
+  expect_error truncated-jpeg "half.jpg" -- snapshot image --image "$tmp/half.jpg"
+else
+  bad "no photo in assets/photos to test JPEG decoding with"
+fi
+printf 'not an image at all\n' >"$tmp/text.png"
+expect_error text-as-png "text.png" -- snapshot image --image "$tmp/text.png"
+: >"$tmp/empty.jpg"
+expect_error empty-file "empty.jpg" -- snapshot image --image "$tmp/empty.jpg"
+expect_error missing-file "does-not-exist.png" -- snapshot image --image "$tmp/does-not-exist.png"
+# corrupt: a real PNG header followed by garbage
+python3 - "$tmp" <<'PY'
+import struct, zlib, sys, os
+d = sys.argv[1]
+def png(w, h, rows, depth=8, color=0):
+    def chunk(t, b): return struct.pack(">I", len(b)) + t + b + struct.pack(">I", zlib.crc32(t + b) & 0xffffffff)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, color, 0, 0, 0))
+            + chunk(b"IDAT", rows) + chunk(b"IEND", b""))
+open(os.path.join(d, "corrupt.png"), "wb").write(png(64, 64, os.urandom(300)))
+# 100 MPx (10000 x 10000, 1-bit grey): tiny on disk, 400 MB if decoded; must be refused up front.
+row = b"\x00" + b"\x00" * (10000 // 8)
+open(os.path.join(d, "huge.png"), "wb").write(png(10000, 10000, zlib.compress(row * 10000, 9), depth=1))
+# A JPEG whose SOF claims 10000 x 10000.
+sof = b"\xff\xc0" + struct.pack(">HBHHB", 17, 8, 10000, 10000, 3) + b"\x01\x22\x00\x02\x11\x01\x03\x11\x01"
+open(os.path.join(d, "huge.jpg"), "wb").write(b"\xff\xd8" + sof + b"\xff\xd9")
+PY
+expect_error corrupt-png "corrupt.png" -- snapshot image --image "$tmp/corrupt.png"
+expect_error huge-png "huge.png" -- snapshot image --image "$tmp/huge.png"
+expect_error huge-jpeg "huge.jpg" -- snapshot image --image "$tmp/huge.jpg"
+expect_error image-without-path "--image" -- snapshot image
+
+# --- text files: any bytes -------------------------------------------------------------------
+printf 'Hello \xff\xfe invalid \xc3\x28 UTF-8 \xe2\x82 and a NUL \x00 byte.\n' >"$tmp/invalid.txt"
+expect_png text-invalid-utf8 400 300 -- snapshot text --text-file "$tmp/invalid.txt" --size 400x300
+head -c 200000 /dev/urandom >"$tmp/random.bin"
+expect_png text-random-bytes 400 300 -- snapshot text --text-file "$tmp/random.bin" --size 400x300
+expect_error text-missing "nope.txt" -- snapshot text --text-file "$tmp/nope.txt"
+
+# --- absurd sizes and scales -----------------------------------------------------------------
+for bad_size in 0x0 -5x10 nanxnan 100000x100000; do
+  if timeout 20 "$silk" snapshot shapes --size "$bad_size" --out "$tmp/x.png" >/dev/null 2>&1; then bad "size $bad_size accepted"; else ok; fi
+done
+for bad_scale in 0 -1 nan 1e9; do
+  if timeout 20 "$silk" snapshot shapes --scale "$bad_scale" --out "$tmp/x.png" >/dev/null 2>&1; then bad "scale $bad_scale accepted"; else ok; fi
+done
+timeout 20 "$silk" snapshot shapes --out /proc/silk.png >/dev/null 2>"$tmp/stderr"; rc=$?
+if [ $rc -eq 2 ] && grep -qF "/proc/silk.png" "$tmp/stderr"; then ok; else bad "unwritable --out: rc=$rc $(cat "$tmp/stderr")"; fi
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
