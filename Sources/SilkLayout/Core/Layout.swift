@@ -1,0 +1,99 @@
+import SilkGeometry
+
+/// The computed layout of one element: its size, its position in its parent's layout, and the
+/// layouts of its sub-elements. An immutable value, safe to hand to any thread.
+/// (Texture `ASLayout`.)
+public struct Layout: Sendable {
+    public let element: any LayoutElement
+    public let size: Size
+    /// Top-left corner in the parent layout's coordinates.
+    public let position: Point
+    public let sublayouts: [Layout]
+
+    public init(element: any LayoutElement, size: Size, position: Point = .zero, sublayouts: [Layout] = []) {
+        self.element = element; self.size = size; self.position = position; self.sublayouts = sublayouts
+    }
+
+    public var frame: Rect { Rect(origin: position, size: size) }
+
+    /// The same layout placed at `position`.
+    public func positioned(at position: Point) -> Layout {
+        Layout(element: element, size: size, position: position, sublayouts: sublayouts)
+    }
+    func offsetBy(dx: Double, dy: Double) -> Layout {
+        positioned(at: Point(x: position.x + dx, y: position.y + dy))
+    }
+
+    /// The layouts of the elements that are not layout specs (nodes, leaves), positioned in this
+    /// layout's coordinates, in depth-first order: what a node applies to its subnodes.
+    /// A spec with no sublayouts counts as a leaf too. (Texture `filteredNodeLayoutTree`.)
+    public func flattened() -> [Layout] {
+        var out: [Layout] = []
+        for sub in sublayouts { sub.flatten(into: &out, origin: .zero) }
+        return out
+    }
+    private func flatten(into out: inout [Layout], origin: Point) {
+        let p = origin + position
+        if !(element is any LayoutSpec) || sublayouts.isEmpty {
+            out.append(Layout(element: element, size: size, position: p, sublayouts: sublayouts))
+            return
+        }
+        for sub in sublayouts { sub.flatten(into: &out, origin: p) }
+    }
+
+    /// Snaps every frame to the device pixel grid the way Yoga does with a point scale factor:
+    /// edges are rounded in absolute (root) coordinates, so adjacent frames stay adjacent and a
+    /// frame's size is `round(absolute right) − round(absolute left)`; positions are rounded
+    /// relative to the parent. A 0.5 fraction rounds up.
+    public func roundedToPixelGrid(scale: Double = 1) -> Layout {
+        guard scale > 0, scale.isFinite else { return self }
+        return rounded(scale: scale, absoluteX: 0, absoluteY: 0)
+    }
+    private func rounded(scale: Double, absoluteX: Double, absoluteY: Double) -> Layout {
+        let absLeft = absoluteX + position.x, absTop = absoluteY + position.y
+        let x = roundToPixel(position.x, scale), y = roundToPixel(position.y, scale)
+        let w = roundToPixel(absLeft + size.width, scale) - roundToPixel(absLeft, scale)
+        let h = roundToPixel(absTop + size.height, scale) - roundToPixel(absTop, scale)
+        return Layout(element: element, size: Size(width: w, height: h), position: Point(x: x, y: y),
+                      sublayouts: sublayouts.map { $0.rounded(scale: scale, absoluteX: absLeft, absoluteY: absTop) })
+    }
+
+    /// One line per layout, indented by depth: element name, frame.
+    public var recursiveDescription: String {
+        var s = ""
+        describe(into: &s, indent: 0)
+        return s
+    }
+    private func describe(into s: inout String, indent: Int) {
+        s += String(repeating: "  ", count: indent)
+        s += "\(elementName(element)) {\(formatPoints(position.x)), \(formatPoints(position.y)), "
+        s += "\(formatPoints(size.width))×\(formatPoints(size.height))}\n"
+        for sub in sublayouts { sub.describe(into: &s, indent: indent + 1) }
+    }
+}
+
+/// Yoga's rounding: values within 0.0001 of a pixel edge snap to it, others round half up.
+@inline(__always)
+func roundToPixel(_ value: Double, _ scale: Double) -> Double {
+    let scaled = value * scale
+    var fraction = scaled.truncatingRemainder(dividingBy: 1)
+    if fraction < 0 { fraction += 1 }
+    let base = scaled - fraction
+    let r: Double
+    if abs(fraction) < 0.0001 { r = base }
+    else if abs(fraction - 1) < 0.0001 { r = base + 1 }
+    else { r = base + (fraction > 0.5 || abs(fraction - 0.5) < 0.0001 ? 1 : 0) }
+    return r / scale
+}
+
+/// A short type name for debugging output ("StackLayoutSpec", "LayoutNode").
+func elementName(_ element: any LayoutElement) -> String {
+    if let named = element as? any DebugNamedElement { return named.debugName }
+    return String(describing: type(of: element))
+}
+
+/// Elements that describe themselves in ASCII art and layout descriptions.
+public protocol DebugNamedElement {
+    /// A short name with the interesting properties, e.g. `Stack(row, spacing 8)`.
+    var debugName: String { get }
+}

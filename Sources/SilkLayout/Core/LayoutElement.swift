@@ -1,0 +1,122 @@
+import SilkGeometry
+
+/// Anything that can be laid out: layout specs (immutable), and nodes (which a module above
+/// this one makes conform: `DisplayNode` provides `style` and measures itself or returns a spec).
+///
+/// Conformers are `Sendable` because layout may run on any thread. A spec is immutable once
+/// built; a node reads its own state under its lock inside `calculateLayoutThatFits`.
+/// (Texture `ASLayoutElement`.)
+public protocol LayoutElement: Sendable {
+    /// The properties a parent spec reads: size constraints, flex factors, margins, position.
+    var style: Style { get }
+
+    /// The elements this one lays out itself (a spec's children). Nodes return `[]`: each node
+    /// is a layout boundary whose subtree is its own business (and its own cache).
+    var sublayoutElements: [any LayoutElement] { get }
+
+    /// Computes this element's layout. `constrainedSize` already combines the parent's
+    /// constraint with this element's `style` sizes and excludes its padding and border; the
+    /// returned `Layout` should have a size inside it and `sublayouts` positioned in this content
+    /// box. Leaves measure themselves here (a text node shapes its text for
+    /// `constrainedSize.max.width`); a node with a layout spec returns
+    /// `try spec.layoutThatFits(constrainedSize, context: context)`.
+    ///
+    /// Called on any thread, possibly several times per pass with different constraints;
+    /// pass `context` on so nesting depth is tracked across node boundaries.
+    func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout
+}
+
+extension LayoutElement {
+    public var sublayoutElements: [any LayoutElement] { [] }
+
+    /// Lays out this element inside `constrainedSize`: resolves `style` (fractions against
+    /// `parentSize`, NaN where unknown), then computes the layout. The returned layout's size
+    /// lies inside `constrainedSize`; its position is zero (the parent places it).
+    /// Throws `LayoutError.nestingTooDeep` for trees deeper than `context.maximumDepth`.
+    public func layoutThatFits(_ constrainedSize: SizeRange,
+                               parentSize: Size = Size(width: .nan, height: .nan)) throws(LayoutError) -> Layout {
+        try layoutThatFits(constrainedSize, parentSize: parentSize, context: LayoutContext())
+    }
+
+    /// As `layoutThatFits(_:parentSize:)`, continuing an existing pass (use this from inside
+    /// `calculateLayoutThatFits`).
+    public func layoutThatFits(_ constrainedSize: SizeRange, parentSize: Size = Size(width: .nan, height: .nan),
+                               context: LayoutContext) throws(LayoutError) -> Layout {
+        try ElementLayout.layout(self, in: constrainedSize, parentSize: parentSize, context: context)
+    }
+}
+
+/// Marks the built-in specs, so a `Layout` can be flattened to the elements that are not specs.
+public protocol LayoutSpec: LayoutElement {}
+
+/// Why a layout could not be computed.
+public enum LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The element tree nests deeper than `LayoutContext.maximumDepth`; laying it out would risk
+    /// overflowing a thread's stack.
+    case nestingTooDeep(maximumDepth: Int)
+
+    public var description: String {
+        switch self {
+        case .nestingTooDeep(let d): return "layout tree nests deeper than the maximum depth of \(d)"
+        }
+    }
+}
+
+/// State of one layout pass on one thread: nesting depth, checked against `maximumDepth`.
+/// Create one per pass (the `layoutThatFits` overload without a context does), never share it
+/// between threads.
+public final class LayoutContext {
+    /// 256 levels: real interfaces nest a few dozen deep, and a 256-deep pass stays well inside
+    /// a 512 KiB thread stack (measured: see `docs/layout.md`).
+    public static let defaultMaximumDepth = 256
+    public let maximumDepth: Int
+    /// Nesting depth of the element being laid out now.
+    public internal(set) var depth = 0
+
+    public init(maximumDepth: Int = LayoutContext.defaultMaximumDepth) { self.maximumDepth = maximumDepth }
+
+    @inline(__always)
+    func checkDepth(_ d: Int) throws(LayoutError) {
+        if d > maximumDepth { throw .nestingTooDeep(maximumDepth: maximumDepth) }
+    }
+}
+
+/// The generic path of `layoutThatFits`: style resolution, padding and border around
+/// `calculateLayoutThatFits`. Stacks go to the flexbox engine instead, which handles all of that.
+enum ElementLayout {
+    static func layout(_ element: some LayoutElement, in range: SizeRange, parentSize: Size,
+                       context: LayoutContext) throws(LayoutError) -> Layout {
+        let style = element.style
+        if style.display == .none { return Layout(element: element, size: .zero) }
+        if let stack = element as? StackLayoutSpec {
+            return try FlexBox.layoutRoot(stack, style: style, in: range, parentSize: parentSize, context: context)
+        }
+        let depth = context.depth + 1
+        try context.checkDepth(depth)
+        context.depth = depth
+        defer { context.depth = depth - 1 }
+
+        let resolved = style.sizeRange(parentSize: parentSize).intersection(range)
+        let pw = parentSize.width
+        let left = paddingAndBorder(style.padding.left, style.border.left, pw)
+        let top = paddingAndBorder(style.padding.top, style.border.top, pw)
+        let right = paddingAndBorder(style.padding.right, style.border.right, pw)
+        let bottom = paddingAndBorder(style.padding.bottom, style.border.bottom, pw)
+        if left == 0 && top == 0 && right == 0 && bottom == 0 {
+            let content = try element.calculateLayoutThatFits(resolved, context: context)
+            return Layout(element: element, size: resolved.clamp(content.size), sublayouts: content.sublayouts)
+        }
+        let content = try element.calculateLayoutThatFits(resolved.shrunk(dx: left + right, dy: top + bottom),
+                                                          context: context)
+        let size = resolved.clamp(Size(width: content.size.width + left + right,
+                                       height: content.size.height + top + bottom))
+        return Layout(element: element, size: size,
+                      sublayouts: content.sublayouts.map { $0.offsetBy(dx: left, dy: top) })
+    }
+
+    @inline(__always)
+    static func paddingAndBorder(_ padding: Dimension, _ border: Double, _ parentWidth: Double) -> Double {
+        let p = padding.resolve(parentWidth) ?? 0
+        return Swift.max(0, p) + Swift.max(0, border)
+    }
+}

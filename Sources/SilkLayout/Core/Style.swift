@@ -1,0 +1,130 @@
+import SilkGeometry
+
+/// Four `Dimension`s, one per physical edge (margins, padding).
+public struct EdgeDimensions: Hashable, Sendable {
+    public var top: Dimension, left: Dimension, bottom: Dimension, right: Dimension
+    public init(top: Dimension = 0, left: Dimension = 0, bottom: Dimension = 0, right: Dimension = 0) {
+        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+    }
+    public init(all v: Dimension) { self.init(top: v, left: v, bottom: v, right: v) }
+    public init(_ insets: EdgeInsets) {
+        self.init(top: .points(insets.top), left: .points(insets.left),
+                  bottom: .points(insets.bottom), right: .points(insets.right))
+    }
+    public static let zero = EdgeDimensions()
+    var isZero: Bool { self == .zero }
+}
+
+/// Position offsets (CSS `left`/`top`/`right`/`bottom`). `nil` means "not set"; `.auto` is set
+/// but places nothing (kept distinct because CSS treats a set-but-auto inset as set).
+public struct PositionInsets: Hashable, Sendable {
+    public var top: Dimension?, left: Dimension?, bottom: Dimension?, right: Dimension?
+    public init(top: Dimension? = nil, left: Dimension? = nil, bottom: Dimension? = nil, right: Dimension? = nil) {
+        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+    }
+    public static let none = PositionInsets()
+    var isEmpty: Bool { top == nil && left == nil && bottom == nil && right == nil }
+}
+
+/// How a child is placed on its stack's cross axis, overriding the stack's `alignItems`.
+public enum AlignSelf: Hashable, Sendable {
+    case auto, start, end, center, stretch, baselineFirst, baselineLast
+}
+
+/// `relative` (the default) takes part in the stack and may be nudged by `insets`;
+/// `absolute` is taken out of the flow and placed by `insets` inside its containing block;
+/// `static` is in flow, ignores `insets` and is not a containing block for absolute children.
+public enum PositionType: Hashable, Sendable { case relative, absolute, `static` }
+
+/// `none` removes an element from layout (it gets a zero frame).
+public enum Display: Hashable, Sendable { case flex, none }
+
+/// Only `scroll` changes sizing (a scrolling stack does not shrink-wrap a child in its
+/// scrolling direction), as in Yoga.
+public enum Overflow: Hashable, Sendable { case visible, hidden, scroll }
+
+/// The layout properties an element shows to its parent spec: its size constraints and how it
+/// flexes, aligns and is positioned. Container properties (direction, justification, spacing…)
+/// belong to `StackLayoutSpec` itself. A plain value: copy, change, assign.
+/// (Texture `ASLayoutElementStyle`, plus the CSS box model so Yoga users are at home.)
+public struct Style: Hashable, Sendable {
+    // MARK: Size (border-box: padding and border are inside width/height)
+    public var width: Dimension = .auto
+    public var height: Dimension = .auto
+    /// `auto` means no minimum (0), as in Yoga and Texture.
+    public var minWidth: Dimension = .auto
+    public var minHeight: Dimension = .auto
+    /// `auto` means no maximum.
+    public var maxWidth: Dimension = .auto
+    public var maxHeight: Dimension = .auto
+    /// Width ÷ height; `nil` for none.
+    public var aspectRatio: Double? = nil
+
+    // MARK: Flex item (Texture defaults: shrink 0, not CSS's 1)
+    public var flexGrow: Double = 0
+    public var flexShrink: Double = 0
+    public var flexBasis: Dimension = .auto
+    public var alignSelf: AlignSelf = .auto
+    /// Extra space before/after this element along its stack's direction (Texture).
+    public var spacingBefore: Double = 0
+    public var spacingAfter: Double = 0
+    /// Distance from the top to the first baseline, and from the bottom to the last baseline
+    /// (negative below, like a font's descender). `nil`: synthesized from the first/last child,
+    /// or the bottom edge, as browsers do for boxes without text.
+    public var ascender: Double? = nil
+    public var descender: Double? = nil
+
+    // MARK: Box model
+    public var margin: EdgeDimensions = .zero
+    public var padding: EdgeDimensions = .zero
+    /// Border widths (they take space like padding; drawing them is not layout's business).
+    public var border: EdgeInsets = .zero
+
+    // MARK: Positioning
+    public var positionType: PositionType = .relative
+    public var insets: PositionInsets = .none
+    /// The origin used by `AbsoluteLayoutSpec` (Texture `layoutPosition`).
+    public var layoutPosition: Point = .zero
+    public var display: Display = .flex
+    public var overflow: Overflow = .visible
+
+    public init() {}
+
+    /// `width` and `height` as points (Texture `preferredSize`); reading gives NaN for a
+    /// dimension that is not in points.
+    public var preferredSize: Size {
+        get {
+            func pts(_ d: Dimension) -> Double { if case .points(let v) = d { return v } else { return .nan } }
+            return Size(width: pts(width), height: pts(height))
+        }
+        set { width = .points(newValue.width); height = .points(newValue.height) }
+    }
+    /// Sets min and max to the same size (Texture `minSize`/`maxSize` convenience).
+    public var minSize: Size {
+        get { Size(width: minWidth.resolve(0) ?? 0, height: minHeight.resolve(0) ?? 0) }
+        set { minWidth = .points(newValue.width); minHeight = .points(newValue.height) }
+    }
+    public var maxSize: Size {
+        get { Size(width: maxWidth.resolve(0) ?? .infinity, height: maxHeight.resolve(0) ?? .infinity) }
+        set { maxWidth = .points(newValue.width); maxHeight = .points(newValue.height) }
+    }
+
+    /// The size range this style allows inside a parent of `parentSize` (NaN or ∞ where the
+    /// parent's size is unknown, which makes fractions `auto`). (Texture
+    /// `ASLayoutElementSizeResolveAutoSize`.)
+    public func sizeRange(parentSize: Size) -> SizeRange {
+        func axis(_ d: Dimension, _ lo: Dimension, _ hi: Dimension, _ parent: Double) -> (Double, Double) {
+            var minV = lo.resolve(parent) ?? 0
+            var maxV = hi.resolve(parent) ?? .infinity
+            if maxV < minV { maxV = minV }
+            if let v = d.resolve(parent) {
+                let c = Swift.min(maxV, Swift.max(minV, v))
+                minV = c; maxV = c
+            }
+            return (minV, maxV)
+        }
+        let w = axis(width, minWidth, maxWidth, parentSize.width)
+        let h = axis(height, minHeight, maxHeight, parentSize.height)
+        return SizeRange(min: Size(width: w.0, height: h.0), max: Size(width: w.1, height: h.1))
+    }
+}

@@ -1,0 +1,150 @@
+import SilkGeometry
+
+// Absolutely positioned children (CSS Positioned Layout §4, Yoga `AbsoluteLayout.cpp`).
+// The containing block is the nearest ancestor that is not `static` (or the root), at its
+// padding box. Children of `static` boxes are laid out by that ancestor, so insets are relative
+// to it, while a child with no insets keeps its static position in its own parent (from the
+// parent's `justifyContent` and the child's alignment).
+
+extension FlexBox {
+    /// Lays out the absolute children of `self` (and, through static children, their
+    /// descendants) against `containing`'s padding box. `offsetLeft/Top` give `self`'s position
+    /// inside `containing`.
+    func layoutAbsoluteDescendants(containing: FlexBox, widthMode: SizingMode, offsetLeft: Double,
+                                   offsetTop: Double, context: LayoutContext) throws(LayoutError) {
+        for child in children {
+            if child.style.display == .none { continue }
+            if child.style.positionType == .absolute {
+                let blockWidth = containing.measuredWidth - containing.borderForAxis(.row)
+                let blockHeight = containing.measuredHeight - containing.borderForAxis(.column)
+                try layoutAbsoluteChild(child, containing: containing, blockWidth: blockWidth,
+                                        blockHeight: blockHeight, widthMode: widthMode, context: context)
+                // Inset-placed children were positioned in the containing block; make that
+                // relative to their parent.
+                let insets = child.style.insets
+                if insets.left != nil || insets.right != nil { child.x -= offsetLeft }
+                if insets.top != nil || insets.bottom != nil { child.y -= offsetTop }
+            } else if child.style.positionType == .static && child.stack != nil {
+                try child.layoutAbsoluteDescendants(containing: containing, widthMode: widthMode,
+                                                    offsetLeft: offsetLeft + child.x, offsetTop: offsetTop + child.y,
+                                                    context: context)
+            }
+        }
+    }
+
+    /// Sizes an absolute child (from its size, or from opposite insets, or its content) and
+    /// positions it on both axes.
+    private func layoutAbsoluteChild(_ child: FlexBox, containing: FlexBox, blockWidth: Double, blockHeight: Double,
+                                     widthMode: SizingMode, context: LayoutContext) throws(LayoutError) {
+        let mainAxis = direction
+        let isMainAxisRow = mainAxis.isRow
+        var childWidth = Double.nan, childHeight = Double.nan
+        let marginRow = child.marginForAxis(.row, blockWidth)
+        let marginColumn = child.marginForAxis(.column, blockWidth)
+        let insets = child.style.insets
+
+        if child.hasDefiniteLength(.row, blockWidth) {
+            childWidth = child.resolvedDimension(.row, blockWidth) + marginRow
+        } else if let l = insets.left, let r = insets.right, !l.isAuto, !r.isAuto {
+            // Both horizontal insets: the width is what they leave.
+            childWidth = containing.measuredWidth - containing.borderForAxis(.row)
+                - (zeroIfNaN(l.value(blockWidth)) + zeroIfNaN(r.value(blockWidth)))
+            childWidth = child.boundAxis(.row, childWidth, blockWidth, blockWidth)
+        }
+        if child.hasDefiniteLength(.column, blockHeight) {
+            childHeight = child.resolvedDimension(.column, blockHeight) + marginColumn
+        } else if let t = insets.top, let b = insets.bottom, !t.isAuto, !b.isAuto {
+            childHeight = containing.measuredHeight - containing.borderForAxis(.column)
+                - (zeroIfNaN(t.value(blockHeight)) + zeroIfNaN(b.value(blockHeight)))
+            childHeight = child.boundAxis(.column, childHeight, blockHeight, blockWidth)
+        }
+        if childWidth.isNaN != childHeight.isNaN, let ratio = child.style.aspectRatio {
+            if childWidth.isNaN {
+                childWidth = marginRow + (childHeight - marginColumn) * ratio
+            } else {
+                childHeight = marginColumn + (childWidth - marginRow) / ratio
+            }
+        }
+        if childWidth.isNaN || childHeight.isNaN {
+            var wm: SizingMode = childWidth.isNaN ? .undefined : .exactly
+            let hm: SizingMode = childHeight.isNaN ? .undefined : .exactly
+            // In a column, an auto-width child fits inside the containing block.
+            if !isMainAxisRow && childWidth.isNaN && widthMode != .undefined && blockWidth > 0 {
+                childWidth = blockWidth
+                wm = .atMost
+            }
+            try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight, widthMode: wm,
+                                     heightMode: hm, ownerWidth: blockWidth, ownerHeight: blockHeight,
+                                     performLayout: false, context: context)
+            childWidth = child.measuredWidth + marginRow
+            childHeight = child.measuredHeight + marginColumn
+        }
+        try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight, widthMode: .exactly,
+                                 heightMode: .exactly, ownerWidth: blockWidth, ownerHeight: blockHeight,
+                                 performLayout: true, context: context)
+        positionAbsoluteChild(child, containing: containing, axis: mainAxis, isMainAxis: true,
+                              blockWidth: blockWidth, blockHeight: blockHeight)
+        positionAbsoluteChild(child, containing: containing, axis: mainAxis.cross, isMainAxis: false,
+                              blockWidth: blockWidth, blockHeight: blockHeight)
+    }
+
+    /// Sets the child's physical position along `axis`: from the start inset, else the end
+    /// inset (both within `containing`), else its static position in `self` by justification
+    /// (main axis) or alignment (cross axis).
+    private func positionAbsoluteChild(_ child: FlexBox, containing: FlexBox, axis: FlexDirection, isMainAxis: Bool,
+                                       blockWidth: Double, blockHeight: Double) {
+        let isRow = axis.isRow
+        let blockSize = isRow ? blockWidth : blockHeight
+        let startEdge: Edge = isRow ? .left : .top
+        let endEdge: Edge = isRow ? .right : .bottom
+        let start = isRow ? child.style.insets.left : child.style.insets.top
+        let end = isRow ? child.style.insets.right : child.style.insets.bottom
+        let physical: Double
+        if let start, !start.isAuto {
+            physical = zeroIfNaN(start.value(blockSize)) + containing.border(startEdge) + child.margin(startEdge, blockWidth)
+        } else if let end, !end.isAuto {
+            physical = containing.measured(axis) - child.measured(axis) - containing.border(endEdge)
+                - child.margin(endEdge, blockWidth) - zeroIfNaN(end.value(blockSize))
+        } else {
+            enum Placement { case start, center, end }
+            var placement: Placement
+            if isMainAxis {
+                switch stack?.justifyContent ?? .start {
+                case .start, .spaceBetween: placement = .start
+                case .end: placement = .end
+                case .center, .spaceAround, .spaceEvenly: placement = .center
+                }
+            } else {
+                var align = alignment(of: child)
+                if stack?.flexWrap == .wrapReverse {
+                    align = align == .end ? .start : (align == .center ? .center : .end)
+                }
+                switch align {
+                case .end: placement = .end
+                case .center: placement = .center
+                default: placement = .start
+                }
+            }
+            let ownPadding = layoutOwnerWidth
+            let flexStart = axis.startEdge, flexEnd = axis.endEdge
+            let fromFlexStart: Double
+            switch placement {
+            case .start:
+                fromFlexStart = child.margin(flexStart, blockWidth) + border(flexStart) + padding(flexStart, ownPadding)
+            case .end:
+                fromFlexStart = measured(axis) - child.measured(axis)
+                    - (border(flexEnd) + padding(flexEnd, ownPadding) + child.margin(flexEnd, blockWidth))
+            case .center:
+                let contentSize = measured(axis) - border(flexStart) - border(flexEnd)
+                    - padding(flexStart, ownPadding) - padding(flexEnd, ownPadding)
+                let outer = child.measured(axis) + child.marginForAxis(axis, blockWidth)
+                fromFlexStart = (contentSize - outer) / 2 + border(flexStart) + padding(flexStart, ownPadding)
+                    + child.margin(flexStart, blockWidth)
+            }
+            physical = axis.isReverse ? measured(axis) - child.measured(axis) - fromFlexStart : fromFlexStart
+        }
+        child.setPosition(axis, physical)
+    }
+}
+
+@inline(__always) func zeroIfNaN(_ v: Double) -> Double { v.isNaN ? 0 : v }

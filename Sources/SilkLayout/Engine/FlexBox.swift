@@ -1,0 +1,457 @@
+import SilkGeometry
+
+// The flexbox engine's working tree. A pass wraps each element of a stack subtree in a
+// `FlexBox` (a plain class, owned by one thread for one pass), runs the algorithm on the boxes
+// (no existentials, no locks, Yoga-style per-box measurement caches), then turns them into an
+// immutable `Layout`. Numbers use NaN for "undefined", as Yoga does, to keep the hot path free
+// of optionals.
+
+/// A flex axis with its direction. The cross axis is never reversed (left-to-right only).
+enum FlexDirection: UInt8 {
+    case row, rowReverse, column, columnReverse
+    @inline(__always) var isRow: Bool { self == .row || self == .rowReverse }
+    @inline(__always) var isReverse: Bool { self == .rowReverse || self == .columnReverse }
+    @inline(__always) var cross: FlexDirection { isRow ? .column : .row }
+    /// The physical edge where this axis starts (CSS main-start / cross-start).
+    @inline(__always) var startEdge: Edge {
+        switch self { case .row: .left; case .rowReverse: .right; case .column: .top; case .columnReverse: .bottom }
+    }
+    @inline(__always) var endEdge: Edge {
+        switch self { case .row: .right; case .rowReverse: .left; case .column: .bottom; case .columnReverse: .top }
+    }
+}
+
+enum Edge: UInt8 { case left, top, right, bottom }
+
+/// How an available length constrains a box (Yoga `SizingMode`, CSS sizing keywords).
+enum SizingMode: UInt8 {
+    /// Exactly this length (CSS stretch-fit / definite size).
+    case exactly
+    /// At most this length (CSS fit-content).
+    case atMost
+    /// No limit: the length is NaN (CSS max-content).
+    case undefined
+}
+
+/// One cached measurement: the inputs and the resulting border-box size.
+struct FlexCacheEntry {
+    var availableWidth: Double, availableHeight: Double
+    var widthMode: SizingMode, heightMode: SizingMode
+    var width: Double, height: Double
+    @inline(__always)
+    func matches(_ w: Double, _ h: Double, _ wm: SizingMode, _ hm: SizingMode) -> Bool {
+        wm == widthMode && hm == heightMode && sameLength(w, availableWidth) && sameLength(h, availableHeight)
+    }
+}
+
+@inline(__always) func sameLength(_ a: Double, _ b: Double) -> Bool {
+    if a.isNaN { return b.isNaN }
+    return abs(a - b) < 0.0001
+}
+/// `max` that ignores an undefined (NaN) operand (Yoga `maxOrDefined`).
+@inline(__always) func maxDefined(_ a: Double, _ b: Double) -> Double {
+    if a.isNaN { return b }
+    if b.isNaN { return a }
+    return a > b ? a : b
+}
+@inline(__always) func minDefined(_ a: Double, _ b: Double) -> Double {
+    if a.isNaN { return b }
+    if b.isNaN { return a }
+    return a < b ? a : b
+}
+
+final class FlexBox {
+    let element: any LayoutElement
+    let style: Style
+    /// Non-nil for stacks, whose children take part in this pass; nil for every other element,
+    /// which the engine measures through `calculateLayoutThatFits` (like Yoga's measure function).
+    let stack: StackLayoutSpec?
+    var children: [FlexBox] = []
+    let isRoot: Bool
+    /// Nesting depth in the pass (for `LayoutContext` across node boundaries).
+    let depth: Int
+
+    // Container properties (meaningful for stacks only).
+    let direction: FlexDirection
+    let isWrap: Bool
+
+    /// Width and height after Yoga's "min == max" rule (a box whose min and max agree is fixed).
+    let widthDimension: Dimension
+    let heightDimension: Dimension
+    /// Texture's `spacingBefore/After`, added to the margins along the parent's direction.
+    var spacingMargins = (left: 0.0, top: 0.0, right: 0.0, bottom: 0.0)
+    let hasSpacingMargins: Bool
+
+    // Results of the latest computation.
+    var measuredWidth = Double.nan, measuredHeight = Double.nan
+    /// Size from the latest pass that performed layout (what the output uses).
+    var layoutWidth = 0.0, layoutHeight = 0.0
+    /// Position in the parent. While the parent lays out, measured from the parent's flex-start
+    /// edge on each axis; physical (from the left/top edge) once the parent's layout is done.
+    var x = 0.0, y = 0.0
+    var computedFlexBasis = Double.nan
+    /// The owner width of the latest performed layout (resolves this box's padding later).
+    var layoutOwnerWidth = Double.nan
+    var lineIndex = 0
+    /// The non-stack element's layout from the latest performed layout (its sublayouts).
+    var contentLayout: Layout?
+
+    // Caches (Yoga keeps 16 measurements and one layout; this engine's trees are short-lived).
+    var cachedMeasurements: [FlexCacheEntry] = []
+    var nextCacheIndex = 0
+    var cachedLayout: FlexCacheEntry?
+    /// Memo of the non-stack element's layouts by content size range.
+    var elementLayouts: [(SizeRange, Layout)] = []
+
+    init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
+         parentDirection: FlexDirection?) {
+        self.element = element
+        self.style = style
+        self.stack = stack
+        self.isRoot = isRoot
+        self.depth = depth
+        direction = stack?.direction.flexDirection ?? .column
+        isWrap = (stack?.flexWrap ?? .noWrap) != .noWrap
+        func processed(_ d: Dimension, _ lo: Dimension, _ hi: Dimension) -> Dimension {
+            if !hi.isAuto, hi == lo { return hi }
+            return d
+        }
+        widthDimension = processed(style.width, style.minWidth, style.maxWidth)
+        heightDimension = processed(style.height, style.minHeight, style.maxHeight)
+        if let pd = parentDirection, style.spacingBefore != 0 || style.spacingAfter != 0 {
+            hasSpacingMargins = true
+            func add(_ e: Edge, _ v: Double) {
+                switch e {
+                case .left: spacingMargins.left += v
+                case .top: spacingMargins.top += v
+                case .right: spacingMargins.right += v
+                case .bottom: spacingMargins.bottom += v
+                }
+            }
+            add(pd.startEdge, style.spacingBefore)
+            add(pd.endEdge, style.spacingAfter)
+        } else {
+            hasSpacingMargins = false
+        }
+    }
+
+    /// Wraps a stack and, recursively, its children; other elements become measured leaves.
+    static func build(_ element: any LayoutElement, style: Style, isRoot: Bool, depth: Int,
+                      parentDirection: FlexDirection?, context: LayoutContext) throws(LayoutError) -> FlexBox {
+        try context.checkDepth(depth)
+        let stack = element as? StackLayoutSpec
+        let box = FlexBox(element: element, style: style, stack: stack, isRoot: isRoot, depth: depth,
+                          parentDirection: parentDirection)
+        if let stack, !stack.children.isEmpty {
+            box.children.reserveCapacity(stack.children.count)
+            for child in stack.children {
+                box.children.append(try build(child, style: child.style, isRoot: false, depth: depth + 1,
+                                              parentDirection: box.direction, context: context))
+            }
+        }
+        return box
+    }
+
+    /// Lays out `stack` as the root of a flexbox pass inside `range` (Texture semantics: an exact
+    /// range fixes the size, a bounded one is fit-content, an unbounded one is max-content, and a
+    /// minimum the content does not reach is honoured by laying out again at that minimum).
+    static func layoutRoot(_ stack: StackLayoutSpec, style: Style, in range: SizeRange, parentSize: Size,
+                           context: LayoutContext) throws(LayoutError) -> Layout {
+        let root = try build(stack, style: style, isRoot: true, depth: context.depth + 1,
+                             parentDirection: nil, context: context)
+        let saved = context.depth
+        defer { context.depth = saved }
+        let resolved = style.sizeRange(parentSize: parentSize).intersection(range)
+        let ownerWidth = parentSize.width.isFinite ? parentSize.width : .nan
+        let ownerHeight = parentSize.height.isFinite ? parentSize.height : .nan
+        let marginRow = root.margin(.left, ownerWidth) + root.margin(.right, ownerWidth)
+        let marginColumn = root.margin(.top, ownerWidth) + root.margin(.bottom, ownerWidth)
+        func axis(_ lo: Double, _ hi: Double, _ margin: Double) -> (Double, SizingMode) {
+            if lo == hi { return (lo + margin, .exactly) }
+            if hi.isFinite { return (hi + margin, .atMost) }
+            return (.nan, .undefined)
+        }
+        var (w, wm) = axis(resolved.min.width, resolved.max.width, marginRow)
+        var (h, hm) = axis(resolved.min.height, resolved.max.height, marginColumn)
+        try root.layoutInternal(availableWidth: w, availableHeight: h, widthMode: wm, heightMode: hm,
+                                ownerWidth: ownerWidth, ownerHeight: ownerHeight, performLayout: true,
+                                context: context)
+        var again = false
+        if root.layoutWidth < resolved.min.width - 0.0001 {
+            (w, wm) = (resolved.min.width + marginRow, .exactly); again = true
+        }
+        if root.layoutHeight < resolved.min.height - 0.0001 {
+            (h, hm) = (resolved.min.height + marginColumn, .exactly); again = true
+        }
+        if again {
+            try root.layoutInternal(availableWidth: w, availableHeight: h, widthMode: wm, heightMode: hm,
+                                    ownerWidth: ownerWidth, ownerHeight: ownerHeight, performLayout: true,
+                                    context: context)
+        }
+        root.x = 0; root.y = 0
+        return root.makeLayout()
+    }
+
+    /// The immutable result for this box and its subtree.
+    func makeLayout() -> Layout {
+        let size = Size(width: layoutWidth, height: layoutHeight)
+        let position = Point(x: x, y: y)
+        if stack == nil {
+            return Layout(element: element, size: size, position: position, sublayouts: contentLayout?.sublayouts ?? [])
+        }
+        if children.isEmpty { return Layout(element: element, size: size, position: position) }
+        var subs: [Layout] = []
+        subs.reserveCapacity(children.count)
+        for child in children { subs.append(child.makeLayout()) }
+        return Layout(element: element, size: size, position: position, sublayouts: subs)
+    }
+
+    // MARK: - Style accessors (percentages of margins and padding are of the owner's width)
+
+    @inline(__always) func margin(_ e: Edge, _ ownerWidth: Double) -> Double {
+        let d: Dimension
+        switch e {
+        case .left: d = style.margin.left
+        case .top: d = style.margin.top
+        case .right: d = style.margin.right
+        case .bottom: d = style.margin.bottom
+        }
+        var v = d.value(ownerWidth)
+        if v.isNaN { v = 0 }
+        if hasSpacingMargins {
+            switch e {
+            case .left: v += spacingMargins.left
+            case .top: v += spacingMargins.top
+            case .right: v += spacingMargins.right
+            case .bottom: v += spacingMargins.bottom
+            }
+        }
+        return v
+    }
+    @inline(__always) func marginIsAuto(_ e: Edge) -> Bool {
+        switch e {
+        case .left: return style.margin.left.isAuto
+        case .top: return style.margin.top.isAuto
+        case .right: return style.margin.right.isAuto
+        case .bottom: return style.margin.bottom.isAuto
+        }
+    }
+    @inline(__always) func marginForAxis(_ axis: FlexDirection, _ ownerWidth: Double) -> Double {
+        axis.isRow ? margin(.left, ownerWidth) + margin(.right, ownerWidth)
+                   : margin(.top, ownerWidth) + margin(.bottom, ownerWidth)
+    }
+    @inline(__always) func leadingMargin(_ axis: FlexDirection, _ ownerWidth: Double) -> Double {
+        margin(axis.startEdge, ownerWidth)
+    }
+    @inline(__always) func trailingMargin(_ axis: FlexDirection, _ ownerWidth: Double) -> Double {
+        margin(axis.endEdge, ownerWidth)
+    }
+    @inline(__always) func padding(_ e: Edge, _ ownerWidth: Double) -> Double {
+        let d: Dimension
+        switch e {
+        case .left: d = style.padding.left
+        case .top: d = style.padding.top
+        case .right: d = style.padding.right
+        case .bottom: d = style.padding.bottom
+        }
+        let v = d.value(ownerWidth)
+        return v > 0 ? v : 0
+    }
+    @inline(__always) func border(_ e: Edge) -> Double {
+        let v: Double
+        switch e {
+        case .left: v = style.border.left
+        case .top: v = style.border.top
+        case .right: v = style.border.right
+        case .bottom: v = style.border.bottom
+        }
+        return v > 0 ? v : 0
+    }
+    @inline(__always) func leadingPaddingAndBorder(_ axis: FlexDirection, _ ownerWidth: Double) -> Double {
+        padding(axis.startEdge, ownerWidth) + border(axis.startEdge)
+    }
+    @inline(__always) func trailingPaddingAndBorder(_ axis: FlexDirection, _ ownerWidth: Double) -> Double {
+        padding(axis.endEdge, ownerWidth) + border(axis.endEdge)
+    }
+    @inline(__always) func paddingAndBorderForAxis(_ axis: FlexDirection, _ ownerWidth: Double) -> Double {
+        leadingPaddingAndBorder(axis, ownerWidth) + trailingPaddingAndBorder(axis, ownerWidth)
+    }
+    @inline(__always) func borderForAxis(_ axis: FlexDirection) -> Double {
+        axis.isRow ? border(.left) + border(.right) : border(.top) + border(.bottom)
+    }
+
+    @inline(__always) func dimension(_ axis: FlexDirection) -> Dimension {
+        axis.isRow ? widthDimension : heightDimension
+    }
+    /// The resolved width or height, NaN when auto or a fraction of an unknown length.
+    @inline(__always) func resolvedDimension(_ axis: FlexDirection, _ ownerSize: Double) -> Double {
+        dimension(axis).value(ownerSize)
+    }
+    @inline(__always) func hasDefiniteLength(_ axis: FlexDirection, _ ownerSize: Double) -> Bool {
+        let v = resolvedDimension(axis, ownerSize)
+        return v >= 0   // false for NaN
+    }
+    @inline(__always) func resolvedMin(_ axis: FlexDirection, _ ownerSize: Double) -> Double {
+        (axis.isRow ? style.minWidth : style.minHeight).value(ownerSize)
+    }
+    @inline(__always) func resolvedMax(_ axis: FlexDirection, _ ownerSize: Double) -> Double {
+        (axis.isRow ? style.maxWidth : style.maxHeight).value(ownerSize)
+    }
+    /// `value` clamped by min and max (Yoga `boundAxisWithinMinAndMax`).
+    @inline(__always) func boundWithinMinAndMax(_ axis: FlexDirection, _ value: Double, _ axisSize: Double) -> Double {
+        let maxV = resolvedMax(axis, axisSize), minV = resolvedMin(axis, axisSize)
+        if maxV >= 0 && value > maxV { return maxV }
+        if minV >= 0 && value < minV { return minV }
+        return value
+    }
+    /// As `boundWithinMinAndMax`, and never below padding plus border.
+    @inline(__always) func boundAxis(_ axis: FlexDirection, _ value: Double, _ axisSize: Double, _ ownerWidth: Double) -> Double {
+        maxDefined(boundWithinMinAndMax(axis, value, axisSize), paddingAndBorderForAxis(axis, ownerWidth))
+    }
+
+    @inline(__always) func measured(_ axis: FlexDirection) -> Double { axis.isRow ? measuredWidth : measuredHeight }
+    @inline(__always) func setMeasured(_ axis: FlexDirection, _ v: Double) {
+        if axis.isRow { measuredWidth = v } else { measuredHeight = v }
+    }
+    @inline(__always) func dimensionWithMargin(_ axis: FlexDirection, _ ownerWidth: Double) -> Double {
+        measured(axis) + marginForAxis(axis, ownerWidth)
+    }
+    @inline(__always) func position(_ axis: FlexDirection) -> Double { axis.isRow ? x : y }
+    @inline(__always) func setPosition(_ axis: FlexDirection, _ v: Double) {
+        if axis.isRow { x = v } else { y = v }
+    }
+
+    var isInFlow: Bool { style.display != .none && style.positionType != .absolute }
+    @inline(__always) var flexGrow: Double { isRoot ? 0 : style.flexGrow }
+    @inline(__always) var flexShrink: Double { isRoot ? 0 : style.flexShrink }
+    var isFlexible: Bool { style.positionType != .absolute && (flexGrow != 0 || flexShrink != 0) }
+
+    // MARK: - Cached entry point (Yoga `calculateLayoutInternal`)
+
+    /// Computes `measuredWidth/Height` (and, with `performLayout`, the positions of the
+    /// children) for the given available border-box-plus-margin lengths, reusing an earlier
+    /// identical computation of this pass.
+    func layoutInternal(availableWidth: Double, availableHeight: Double, widthMode: SizingMode,
+                        heightMode: SizingMode, ownerWidth: Double, ownerHeight: Double,
+                        performLayout: Bool, context: LayoutContext) throws(LayoutError) {
+        var hit: FlexCacheEntry?
+        if performLayout {
+            if let c = cachedLayout, c.matches(availableWidth, availableHeight, widthMode, heightMode) { hit = c }
+        } else {
+            for c in cachedMeasurements where c.matches(availableWidth, availableHeight, widthMode, heightMode) {
+                hit = c; break
+            }
+        }
+        if let hit {
+            measuredWidth = hit.width; measuredHeight = hit.height
+        } else {
+            try layoutImpl(availableWidth: availableWidth, availableHeight: availableHeight,
+                           widthMode: widthMode, heightMode: heightMode, ownerWidth: ownerWidth,
+                           ownerHeight: ownerHeight, performLayout: performLayout, context: context)
+            let entry = FlexCacheEntry(availableWidth: availableWidth, availableHeight: availableHeight,
+                                       widthMode: widthMode, heightMode: heightMode,
+                                       width: measuredWidth, height: measuredHeight)
+            if performLayout {
+                cachedLayout = entry
+            } else if cachedMeasurements.count < 8 {
+                cachedMeasurements.append(entry)
+            } else {
+                cachedMeasurements[nextCacheIndex] = entry
+                nextCacheIndex = (nextCacheIndex + 1) % 8
+            }
+        }
+        if performLayout {
+            layoutWidth = measuredWidth
+            layoutHeight = measuredHeight
+        }
+    }
+
+    /// Zero size and position for this box and its subtree (`display: none`).
+    func zeroOutRecursively() {
+        measuredWidth = 0; measuredHeight = 0; layoutWidth = 0; layoutHeight = 0
+        x = 0; y = 0
+        contentLayout = nil
+        cachedLayout = nil
+        cachedMeasurements.removeAll(keepingCapacity: true)
+        for child in children { child.zeroOutRecursively() }
+    }
+
+    // MARK: - Leaves
+
+    /// A non-stack element: ask it for its layout inside the content box the modes describe
+    /// (Yoga's measure function), then add padding and border and clamp to min/max.
+    func measureElement(availableWidth: Double, availableHeight: Double, widthMode: SizingMode,
+                        heightMode: SizingMode, ownerWidth: Double, ownerHeight: Double,
+                        performLayout: Bool, context: LayoutContext) throws(LayoutError) {
+        let pbRow = paddingAndBorderForAxis(.row, ownerWidth)
+        let pbColumn = paddingAndBorderForAxis(.column, ownerWidth)
+        if widthMode == .exactly && heightMode == .exactly {
+            measuredWidth = boundAxis(.row, availableWidth, ownerWidth, ownerWidth)
+            measuredHeight = boundAxis(.column, availableHeight, ownerHeight, ownerWidth)
+        } else {
+            func range(_ avail: Double, _ mode: SizingMode, _ pb: Double) -> (Double, Double) {
+                let inner = avail.isNaN ? Double.infinity : Swift.max(0, avail - pb)
+                switch mode {
+                case .exactly: return (inner, inner)
+                case .atMost: return (0, inner)
+                case .undefined: return (0, .infinity)
+                }
+            }
+            let (w0, w1) = range(availableWidth, widthMode, pbRow)
+            let (h0, h1) = range(availableHeight, heightMode, pbColumn)
+            let content = try elementLayout(SizeRange(min: Size(width: w0, height: h0),
+                                                      max: Size(width: w1, height: h1)), context: context)
+            measuredWidth = boundAxis(.row, widthMode == .exactly ? availableWidth : content.size.width + pbRow,
+                                      ownerWidth, ownerWidth)
+            measuredHeight = boundAxis(.column, heightMode == .exactly ? availableHeight : content.size.height + pbColumn,
+                                       ownerHeight, ownerWidth)
+        }
+        if performLayout {
+            let w = Swift.max(0, measuredWidth - pbRow), h = Swift.max(0, measuredHeight - pbColumn)
+            let content = try elementLayout(SizeRange(exactly: Size(width: w, height: h)), context: context)
+            let dx = leadingPaddingAndBorder(.row, ownerWidth), dy = leadingPaddingAndBorder(.column, ownerWidth)
+            if dx == 0 && dy == 0 {
+                contentLayout = content
+            } else {
+                contentLayout = Layout(element: element, size: content.size,
+                                       sublayouts: content.sublayouts.map { $0.offsetBy(dx: dx, dy: dy) })
+            }
+        }
+    }
+
+    private func elementLayout(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
+        for (r, l) in elementLayouts where r == range { return l }
+        let saved = context.depth
+        context.depth = depth
+        defer { context.depth = saved }
+        let l = try element.calculateLayoutThatFits(range, context: context)
+        if elementLayouts.count >= 4 { elementLayouts.removeFirst() }
+        elementLayouts.append((range, l))
+        return l
+    }
+
+    /// A stack without children: padding and border, or the given length (Yoga
+    /// `measureNodeWithoutChildren`).
+    func measureEmpty(availableWidth: Double, availableHeight: Double, widthMode: SizingMode,
+                      heightMode: SizingMode, ownerWidth: Double, ownerHeight: Double) {
+        var w = availableWidth
+        if widthMode != .exactly { w = paddingAndBorderForAxis(.row, ownerWidth) }
+        measuredWidth = boundAxis(.row, w, ownerWidth, ownerWidth)
+        var h = availableHeight
+        if heightMode != .exactly { h = paddingAndBorderForAxis(.column, ownerWidth) }
+        measuredHeight = boundAxis(.column, h, ownerHeight, ownerWidth)
+    }
+
+    /// When both lengths are fixed, a measurement needs no look at the children (Yoga
+    /// `measureNodeWithFixedSize`).
+    func measureFixedSize(availableWidth: Double, availableHeight: Double, widthMode: SizingMode,
+                          heightMode: SizingMode, ownerWidth: Double, ownerHeight: Double) -> Bool {
+        func isFixed(_ v: Double, _ m: SizingMode) -> Bool { m == .exactly || (m == .atMost && v <= 0) }
+        guard isFixed(availableWidth, widthMode) && isFixed(availableHeight, heightMode) else { return false }
+        let w = availableWidth.isNaN || (widthMode == .atMost && availableWidth < 0) ? 0 : availableWidth
+        let h = availableHeight.isNaN || (heightMode == .atMost && availableHeight < 0) ? 0 : availableHeight
+        measuredWidth = boundAxis(.row, w, ownerWidth, ownerWidth)
+        measuredHeight = boundAxis(.column, h, ownerHeight, ownerWidth)
+        return true
+    }
+}

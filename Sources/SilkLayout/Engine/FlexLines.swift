@@ -1,0 +1,393 @@
+import SilkGeometry
+
+// Phase one of the stack algorithm (unpositioned): flex base sizes, line breaking and the
+// resolution of flexible lengths, plus main-axis justification, which finishes each line.
+
+/// One line of a stack: its items and running totals (Yoga `FlexLine`).
+struct FlexLine {
+    var items: [FlexBox] = []
+    /// Sum of the items' outer hypothetical main sizes and the gaps between them.
+    var sizeConsumed = 0.0
+    var numberOfAutoMargins = 0
+    var totalFlexGrowFactors = 0.0
+    /// Sum of −flexShrink × flex basis (negative, as Yoga keeps it).
+    var totalFlexShrinkScaledFactors = 0.0
+    var remainingFreeSpace = 0.0
+    /// The line's length along the main axis (with the container's padding and border) and
+    /// across it.
+    var mainDim = 0.0
+    var crossDim = 0.0
+}
+
+extension FlexBox {
+    /// Clamps a child's requested length to its max size, switching max-content to fit-content
+    /// when there is a max (Yoga `constrainMaxSizeForMode`).
+    @inline(__always)
+    func constrainMaxSizeForMode(_ axis: FlexDirection, _ ownerAxisSize: Double, _ ownerWidth: Double,
+                                 _ mode: inout SizingMode, _ size: inout Double) {
+        let maxSize = resolvedMax(axis, ownerAxisSize) + marginForAxis(axis, ownerWidth)
+        switch mode {
+        case .exactly, .atMost:
+            if !(maxSize.isNaN || size < maxSize) { size = maxSize }
+        case .undefined:
+            if !maxSize.isNaN { mode = .atMost; size = maxSize }
+        }
+    }
+
+    /// STEP 3 for every child: the flex basis, and the sum of outer bases. Also resets the
+    /// children's positions to their start margins for this layout.
+    func computeFlexBasisForChildren(availableInnerWidth: Double, availableInnerHeight: Double,
+                                     widthMode: SizingMode, heightMode: SizingMode, performLayout: Bool,
+                                     context: LayoutContext) throws(LayoutError) -> Double {
+        let mainAxis = direction
+        var total = 0.0
+        // With a definite main size, a single item that both grows and shrinks starts from 0.
+        var singleFlexChild: FlexBox?
+        if (mainAxis.isRow ? widthMode : heightMode) == .exactly {
+            for child in children where child.isFlexible {
+                if singleFlexChild != nil || abs(child.flexGrow) < 0.0001 || abs(child.flexShrink) < 0.0001 {
+                    singleFlexChild = nil
+                    break
+                }
+                singleFlexChild = child
+            }
+        }
+        let rowAxis: FlexDirection = mainAxis.isRow ? mainAxis : .row
+        let columnAxis: FlexDirection = mainAxis.isRow ? .column : mainAxis
+        for child in children {
+            if child.style.display == .none {
+                child.zeroOutRecursively()
+                continue
+            }
+            if performLayout {
+                child.x = child.leadingMargin(rowAxis, availableInnerWidth)
+                child.y = child.leadingMargin(columnAxis, availableInnerWidth)
+            }
+            if child.style.positionType == .absolute { continue }
+            if child === singleFlexChild {
+                child.computedFlexBasis = 0
+            } else {
+                try computeFlexBasis(for: child, width: availableInnerWidth, widthMode: widthMode,
+                                     height: availableInnerHeight, heightMode: heightMode, context: context)
+            }
+            total += child.computedFlexBasis + child.marginForAxis(mainAxis, availableInnerWidth)
+        }
+        return total
+    }
+
+    /// STEP 3 for one child (§9.2 step 3): from `flexBasis`, else a definite main size, else by
+    /// measuring the child's content (max-content, or fit-content within a definite length,
+    /// stretched across when it will be stretched).
+    private func computeFlexBasis(for child: FlexBox, width: Double, widthMode: SizingMode, height: Double,
+                                  heightMode: SizingMode, context: LayoutContext) throws(LayoutError) {
+        let mainAxis = direction
+        let isMainAxisRow = mainAxis.isRow
+        let ownerWidth = width, ownerHeight = height
+        let mainAxisSize = isMainAxisRow ? width : height
+        let mainAxisOwnerSize = isMainAxisRow ? ownerWidth : ownerHeight
+        let resolvedFlexBasis = child.style.flexBasis.value(mainAxisOwnerSize)
+        let isRowStyleDimDefined = child.hasDefiniteLength(.row, ownerWidth)
+        let isColumnStyleDimDefined = child.hasDefiniteLength(.column, ownerHeight)
+
+        if !resolvedFlexBasis.isNaN && !mainAxisSize.isNaN {
+            if child.computedFlexBasis.isNaN {
+                child.computedFlexBasis = maxDefined(resolvedFlexBasis, child.paddingAndBorderForAxis(mainAxis, ownerWidth))
+            }
+            return
+        }
+        if isMainAxisRow && isRowStyleDimDefined {
+            child.computedFlexBasis = maxDefined(child.resolvedDimension(.row, ownerWidth),
+                                                 child.paddingAndBorderForAxis(.row, ownerWidth))
+            return
+        }
+        if !isMainAxisRow && isColumnStyleDimDefined {
+            child.computedFlexBasis = maxDefined(child.resolvedDimension(.column, ownerHeight),
+                                                 child.paddingAndBorderForAxis(.column, ownerWidth))
+            return
+        }
+
+        var childWidth = Double.nan, childHeight = Double.nan
+        var childWidthMode = SizingMode.undefined, childHeightMode = SizingMode.undefined
+        let marginRow = child.marginForAxis(.row, ownerWidth)
+        let marginColumn = child.marginForAxis(.column, ownerWidth)
+        if isRowStyleDimDefined {
+            childWidth = child.resolvedDimension(.row, ownerWidth) + marginRow
+            childWidthMode = .exactly
+        }
+        if isColumnStyleDimDefined {
+            childHeight = child.resolvedDimension(.column, ownerHeight) + marginColumn
+            childHeightMode = .exactly
+        }
+        // A scrolling container does not limit its children along the scrolling axis.
+        let scrolls = style.overflow == .scroll
+        if (!isMainAxisRow && scrolls) || !scrolls {
+            if childWidth.isNaN && !width.isNaN {
+                childWidth = width
+                childWidthMode = .atMost
+            }
+        }
+        if (isMainAxisRow || !scrolls) && childHeight.isNaN && !height.isNaN {
+            childHeight = height
+            childHeightMode = .atMost
+        }
+        let ratio = child.style.aspectRatio
+        if let ratio {
+            if !isMainAxisRow && childWidthMode == .exactly {
+                childHeight = marginColumn + (childWidth - marginRow) / ratio
+                childHeightMode = .exactly
+            } else if isMainAxisRow && childHeightMode == .exactly {
+                childWidth = marginRow + (childHeight - marginColumn) * ratio
+                childWidthMode = .exactly
+            }
+        }
+        // An item that will be stretched across is measured at the stretched length.
+        let stretches = alignment(of: child) == .stretch
+        if !isMainAxisRow && !isRowStyleDimDefined && !width.isNaN && widthMode == .exactly
+            && stretches && childWidthMode != .exactly {
+            childWidth = width
+            childWidthMode = .exactly
+            if let ratio {
+                childHeight = (childWidth - marginRow) / ratio
+                childHeightMode = .exactly
+            }
+        }
+        if isMainAxisRow && !isColumnStyleDimDefined && !height.isNaN && heightMode == .exactly
+            && stretches && childHeightMode != .exactly {
+            childHeight = height
+            childHeightMode = .exactly
+            if let ratio {
+                childWidth = (childHeight - marginColumn) * ratio
+                childWidthMode = .exactly
+            }
+        }
+        child.constrainMaxSizeForMode(.row, ownerWidth, ownerWidth, &childWidthMode, &childWidth)
+        child.constrainMaxSizeForMode(.column, ownerHeight, ownerWidth, &childHeightMode, &childHeight)
+        try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight, widthMode: childWidthMode,
+                                 heightMode: childHeightMode, ownerWidth: ownerWidth, ownerHeight: ownerHeight,
+                                 performLayout: false, context: context)
+        child.computedFlexBasis = maxDefined(child.measured(mainAxis), child.paddingAndBorderForAxis(mainAxis, ownerWidth))
+    }
+
+    /// STEP 4: the next line, from `index` on (§9.3): items join while their outer bases fit
+    /// (always at least one); a non-wrapping stack has a single line.
+    func collectLine(from index: inout Int, lineIndex: Int, mainAxis: FlexDirection, mainAxisOwnerSize: Double,
+                     availableInnerWidth: Double, availableInnerMainDim: Double) -> FlexLine {
+        var line = FlexLine()
+        line.items.reserveCapacity(children.count - index)
+        let gap = mainGap(availableInnerMainDim)
+        while index < children.count {
+            let child = children[index]
+            if !child.isInFlow { index += 1; continue }
+            let childMargin = child.marginForAxis(mainAxis, availableInnerWidth)
+            let leadingGap = line.items.isEmpty ? 0 : gap
+            let basis = child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
+            if line.sizeConsumed + basis + childMargin + leadingGap > availableInnerMainDim
+                && isWrap && !line.items.isEmpty {
+                break
+            }
+            if child.marginIsAuto(mainAxis.startEdge) { line.numberOfAutoMargins += 1 }
+            if child.marginIsAuto(mainAxis.endEdge) { line.numberOfAutoMargins += 1 }
+            child.lineIndex = lineIndex
+            line.sizeConsumed += basis + childMargin + leadingGap
+            if child.isFlexible {
+                line.totalFlexGrowFactors += child.flexGrow
+                line.totalFlexShrinkScaledFactors += -child.flexShrink * child.computedFlexBasis
+            }
+            line.items.append(child)
+            index += 1
+        }
+        // Factors summing to less than 1 do not distribute all the space (§9.7 step 4).
+        if line.totalFlexGrowFactors > 0 && line.totalFlexGrowFactors < 1 { line.totalFlexGrowFactors = 1 }
+        if line.totalFlexShrinkScaledFactors > 0 && line.totalFlexShrinkScaledFactors < 1 {
+            line.totalFlexShrinkScaledFactors = 1
+        }
+        return line
+    }
+
+    /// STEP 5 (§9.7): grow or shrink the line's items into its free space, in two passes as
+    /// Yoga does: the first freezes items their min/max clamps, the second sizes every item
+    /// and lays it out.
+    func resolveFlexibleLengths(_ line: inout FlexLine, mainAxis: FlexDirection, mainAxisOwnerSize: Double,
+                                availableInnerMainDim: Double, availableInnerCrossDim: Double,
+                                availableInnerWidth: Double, availableInnerHeight: Double,
+                                mainAxisOverflows: Bool, crossMode: SizingMode, performLayout: Bool,
+                                context: LayoutContext) throws(LayoutError) {
+        let originalFreeSpace = line.remainingFreeSpace
+
+        // First pass: items whose flexed size violates min/max are frozen at the clamp.
+        var delta = 0.0
+        for child in line.items {
+            let basis = child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
+            if line.remainingFreeSpace < 0 {
+                let scaled = -child.flexShrink * basis
+                if !scaled.isNaN && scaled != 0 {
+                    let base = basis + line.remainingFreeSpace / line.totalFlexShrinkScaledFactors * scaled
+                    let bound = child.boundAxis(mainAxis, base, availableInnerMainDim, availableInnerWidth)
+                    if !base.isNaN && !bound.isNaN && base != bound {
+                        delta += bound - basis
+                        line.totalFlexShrinkScaledFactors -= -child.flexShrink * child.computedFlexBasis
+                    }
+                }
+            } else if line.remainingFreeSpace > 0 {
+                let grow = child.flexGrow
+                if !grow.isNaN && grow != 0 {
+                    let base = basis + line.remainingFreeSpace / line.totalFlexGrowFactors * grow
+                    let bound = child.boundAxis(mainAxis, base, availableInnerMainDim, availableInnerWidth)
+                    if !base.isNaN && !bound.isNaN && base != bound {
+                        delta += bound - basis
+                        line.totalFlexGrowFactors -= grow
+                    }
+                }
+            }
+        }
+        line.remainingFreeSpace -= delta
+
+        // Second pass: final main sizes, then each item's layout at that size.
+        let crossAxis = mainAxis.cross
+        let isMainAxisRow = mainAxis.isRow
+        var distributed = 0.0
+        for child in line.items {
+            let basis = child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
+            var updatedMainSize = basis
+            if line.remainingFreeSpace < 0 {
+                let scaled = -child.flexShrink * basis
+                if scaled != 0 {
+                    let childSize: Double
+                    if line.totalFlexShrinkScaledFactors == 0 {
+                        childSize = basis + scaled
+                    } else {
+                        childSize = basis + line.remainingFreeSpace / line.totalFlexShrinkScaledFactors * scaled
+                    }
+                    updatedMainSize = child.boundAxis(mainAxis, childSize, availableInnerMainDim, availableInnerWidth)
+                }
+            } else if line.remainingFreeSpace > 0 {
+                let grow = child.flexGrow
+                if !grow.isNaN && grow != 0 {
+                    updatedMainSize = child.boundAxis(
+                        mainAxis, basis + line.remainingFreeSpace / line.totalFlexGrowFactors * grow,
+                        availableInnerMainDim, availableInnerWidth)
+                }
+            }
+            distributed += updatedMainSize - basis
+
+            let marginMain = child.marginForAxis(mainAxis, availableInnerWidth)
+            let marginCross = child.marginForAxis(crossAxis, availableInnerWidth)
+            var childMainSize = updatedMainSize + marginMain
+            var childMainMode = SizingMode.exactly
+            var childCrossSize: Double
+            var childCrossMode: SizingMode
+            let align = alignment(of: child)
+            let autoCross = child.marginIsAuto(crossAxis.startEdge) || child.marginIsAuto(crossAxis.endEdge)
+            let crossDefinite = child.hasDefiniteLength(crossAxis, availableInnerCrossDim)
+            if let ratio = child.style.aspectRatio {
+                childCrossSize = (isMainAxisRow ? (childMainSize - marginMain) / ratio
+                                                : (childMainSize - marginMain) * ratio) + marginCross
+                childCrossMode = .exactly
+            } else if !availableInnerCrossDim.isNaN && !crossDefinite && crossMode == .exactly
+                        && !(isWrap && mainAxisOverflows) && align == .stretch && !autoCross {
+                childCrossSize = availableInnerCrossDim
+                childCrossMode = .exactly
+            } else if !crossDefinite {
+                childCrossSize = availableInnerCrossDim
+                childCrossMode = childCrossSize.isNaN ? .undefined : .atMost
+            } else {
+                childCrossSize = child.resolvedDimension(crossAxis, availableInnerCrossDim) + marginCross
+                var loosePercentage = false
+                if case .fraction = child.dimension(crossAxis), crossMode != .exactly { loosePercentage = true }
+                childCrossMode = childCrossSize.isNaN || loosePercentage ? .undefined : .exactly
+            }
+            child.constrainMaxSizeForMode(mainAxis, availableInnerMainDim, availableInnerWidth, &childMainMode, &childMainSize)
+            child.constrainMaxSizeForMode(crossAxis, availableInnerCrossDim, availableInnerWidth, &childCrossMode, &childCrossSize)
+            // A child that will be stretched is laid out for real in STEP 7.
+            let requiresStretchLayout = !crossDefinite && align == .stretch && !autoCross
+            try child.layoutInternal(
+                availableWidth: isMainAxisRow ? childMainSize : childCrossSize,
+                availableHeight: isMainAxisRow ? childCrossSize : childMainSize,
+                widthMode: isMainAxisRow ? childMainMode : childCrossMode,
+                heightMode: isMainAxisRow ? childCrossMode : childMainMode,
+                ownerWidth: availableInnerWidth, ownerHeight: availableInnerHeight,
+                performLayout: performLayout && !requiresStretchLayout, context: context)
+        }
+        line.remainingFreeSpace = originalFreeSpace - distributed
+    }
+
+    /// STEP 6 (§9.5): place the line's items along the main axis by `justifyContent` and auto
+    /// margins, and measure the line's length and cross length (by baselines when aligning so).
+    func justifyMainAxis(_ line: inout FlexLine, mainAxis: FlexDirection, mainMode: SizingMode,
+                         crossMode: SizingMode, mainAxisOwnerSize: Double, ownerWidth: Double,
+                         availableInnerMainDim: Double, availableInnerCrossDim: Double,
+                         availableInnerWidth: Double, performLayout: Bool, baselineLayout: Bool) {
+        let crossAxis = mainAxis.cross
+        let leadingPB = leadingPaddingAndBorder(mainAxis, ownerWidth)
+        let trailingPB = trailingPaddingAndBorder(mainAxis, ownerWidth)
+        let gap = mainGap(availableInnerMainDim)
+        // A fit-content container shrinks to its items, so there is no free space to justify
+        // into, except what a min size adds.
+        if mainMode == .atMost && line.remainingFreeSpace > 0 {
+            let minMain = resolvedMin(mainAxis, mainAxisOwnerSize)
+            if !minMain.isNaN {
+                let occupied = availableInnerMainDim - line.remainingFreeSpace
+                line.remainingFreeSpace = maxDefined(0, minMain - leadingPB - trailingPB - occupied)
+            } else {
+                line.remainingFreeSpace = 0
+            }
+        }
+        var leadingMainDim = 0.0
+        var betweenMainDim = gap
+        var justify = stack?.justifyContent ?? .start
+        if !(line.remainingFreeSpace >= 0) {
+            switch justify {
+            case .spaceBetween, .spaceAround, .spaceEvenly: justify = .start
+            default: break
+            }
+        }
+        let count = Double(line.items.count)
+        if line.numberOfAutoMargins == 0 {
+            switch justify {
+            case .start: break
+            case .center: leadingMainDim = line.remainingFreeSpace / 2
+            case .end: leadingMainDim = line.remainingFreeSpace
+            case .spaceBetween:
+                if line.items.count > 1 { betweenMainDim += line.remainingFreeSpace / (count - 1) }
+            case .spaceEvenly:
+                leadingMainDim = line.remainingFreeSpace / (count + 1)
+                betweenMainDim += leadingMainDim
+            case .spaceAround:
+                leadingMainDim = 0.5 * line.remainingFreeSpace / count
+                betweenMainDim += leadingMainDim * 2
+            }
+        }
+        line.mainDim = leadingPB + leadingMainDim
+        line.crossDim = 0
+        var maxAscent = 0.0, maxDescent = 0.0
+        let autoMarginShare = line.remainingFreeSpace > 0 && line.numberOfAutoMargins > 0
+            ? line.remainingFreeSpace / Double(line.numberOfAutoMargins) : 0
+        let lastIndex = line.items.count - 1
+        let canSkipFlex = !performLayout && crossMode == .exactly
+        for (i, child) in line.items.enumerated() {
+            if child.marginIsAuto(mainAxis.startEdge) { line.mainDim += autoMarginShare }
+            if performLayout { child.setPosition(mainAxis, child.position(mainAxis) + line.mainDim) }
+            if i != lastIndex { line.mainDim += betweenMainDim }
+            if child.marginIsAuto(mainAxis.endEdge) { line.mainDim += autoMarginShare }
+            if canSkipFlex {
+                // Measuring with a fixed cross size: the bases are enough.
+                line.mainDim += child.marginForAxis(mainAxis, availableInnerWidth)
+                    + child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
+                line.crossDim = availableInnerCrossDim
+            } else {
+                line.mainDim += child.dimensionWithMargin(mainAxis, availableInnerWidth)
+                if baselineLayout {
+                    let ascent = child.baseline(last: alignment(of: child) == .baselineLast)
+                        + child.margin(.top, availableInnerWidth)
+                    let descent = child.measuredHeight + child.marginForAxis(.column, availableInnerWidth) - ascent
+                    maxAscent = maxDefined(maxAscent, ascent)
+                    maxDescent = maxDefined(maxDescent, descent)
+                } else {
+                    line.crossDim = maxDefined(line.crossDim, child.dimensionWithMargin(crossAxis, availableInnerWidth))
+                }
+            }
+        }
+        line.mainDim += trailingPB
+        if baselineLayout { line.crossDim = maxAscent + maxDescent }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import SilkGeometry
+
+// Reading layout-corpus files (the schema of Tests/SilkLayoutTests/Fixtures/README.md) into
+// Silk specs. Each CSS-style node becomes a `StackLayoutSpec` (every node is a flex container,
+// leaves included); the mapping is documented in docs/layout.md.
+
+/// A frame as the corpus writes it: border box relative to the parent's border box.
+public struct CorpusFrame: Hashable, Sendable {
+    public var left: Double, top: Double, width: Double, height: Double
+    public init(left: Double, top: Double, width: Double, height: Double) {
+        self.left = left; self.top = top; self.width = width; self.height = height
+    }
+}
+
+/// One node of a case: the spec built from its style, its children, its expected frame.
+public struct CorpusNode: Sendable {
+    public let spec: StackLayoutSpec
+    public let children: [CorpusNode]
+    public let expected: CorpusFrame?
+}
+
+/// One case: a tree and what to lay it out in. `unsupported` lists style values Silk does not
+/// implement (such a case fails without being laid out).
+public struct CorpusCase: Sendable {
+    public let name: String
+    public let features: [String]
+    public let available: (width: Double?, height: Double?)
+    public let root: CorpusNode?
+    public let unsupported: [String]
+}
+
+/// A malformed corpus file: what is wrong and where.
+public struct CorpusError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
+
+public enum CorpusFile {
+    /// Parses a corpus file. Throws `CorpusError` for anything that is not the schema (not
+    /// JSON, no `cases` array, a node that is not an object, a length that is not a length).
+    public static func load(contentsOf url: URL) throws(CorpusError) -> [CorpusCase] {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw CorpusError(message: "cannot read file: \(error.localizedDescription)")
+        }
+        return try parse(data)
+    }
+
+    public static func parse(_ data: Data) throws(CorpusError) -> [CorpusCase] {
+        let json: Any
+        do { json = try JSONSerialization.jsonObject(with: data) } catch {
+            throw CorpusError(message: "not valid JSON (\(error.localizedDescription))")
+        }
+        guard let top = json as? [String: Any] else { throw CorpusError(message: "top level is not an object") }
+        guard let cases = top["cases"] as? [Any] else { throw CorpusError(message: "no \"cases\" array") }
+        var out: [CorpusCase] = []
+        out.reserveCapacity(cases.count)
+        for (i, c) in cases.enumerated() {
+            guard let obj = c as? [String: Any] else { throw CorpusError(message: "cases[\(i)] is not an object") }
+            let name = (obj["name"] as? String) ?? "case \(i)"
+            let at = "case \"\(name)\""
+            guard let rootJSON = obj["root"] as? [String: Any] else {
+                throw CorpusError(message: "\(at): missing \"root\" object")
+            }
+            var available: (Double?, Double?) = (nil, nil)
+            if let a = obj["available"], !(a is NSNull) {
+                guard let arr = a as? [Any], arr.count == 2 else {
+                    throw CorpusError(message: "\(at): \"available\" is not [width, height]")
+                }
+                available = (try optionalNumber(arr[0], "\(at) available[0]"), try optionalNumber(arr[1], "\(at) available[1]"))
+            }
+            let features = (obj["features"] as? [Any])?.compactMap { $0 as? String } ?? []
+            var unsupported: [String] = []
+            let root = try node(rootJSON, path: "\(at) root", depth: 0, unsupported: &unsupported)
+            out.append(CorpusCase(name: name, features: features, available: available,
+                                  root: unsupported.isEmpty ? root : nil, unsupported: unsupported))
+        }
+        return out
+    }
+
+    /// Nodes nested deeper than this are rejected as malformed rather than risking the stack.
+    static let maximumFileDepth = 1000
+
+    private static func node(_ json: [String: Any], path: String, depth: Int,
+                             unsupported: inout [String]) throws(CorpusError) -> CorpusNode {
+        if depth > maximumFileDepth { throw CorpusError(message: "\(path): nested deeper than \(maximumFileDepth) levels") }
+        var children: [CorpusNode] = []
+        if let c = json["children"], !(c is NSNull) {
+            guard let arr = c as? [Any] else { throw CorpusError(message: "\(path): \"children\" is not an array") }
+            for (i, child) in arr.enumerated() {
+                guard let obj = child as? [String: Any] else {
+                    throw CorpusError(message: "\(path)/\(i): node is not an object")
+                }
+                children.append(try node(obj, path: "\(path)/\(i)", depth: depth + 1, unsupported: &unsupported))
+            }
+        }
+        var styleJSON: [String: Any] = [:]
+        if let s = json["style"], !(s is NSNull) {
+            guard let obj = s as? [String: Any] else { throw CorpusError(message: "\(path): \"style\" is not an object") }
+            styleJSON = obj
+        }
+        let spec = try CSSStyleMapping.stack(styleJSON, children: children.map(\.spec), path: path,
+                                             unsupported: &unsupported)
+        var expected: CorpusFrame?
+        if let e = json["expected"], !(e is NSNull) {
+            guard let obj = e as? [String: Any] else { throw CorpusError(message: "\(path): \"expected\" is not an object") }
+            func field(_ k: String) throws(CorpusError) -> Double {
+                guard let v = obj[k], let d = number(v) else {
+                    throw CorpusError(message: "\(path): expected.\(k) is missing or not a number")
+                }
+                return d
+            }
+            expected = CorpusFrame(left: try field("left"), top: try field("top"),
+                                   width: try field("width"), height: try field("height"))
+        }
+        return CorpusNode(spec: spec, children: children, expected: expected)
+    }
+
+    static func number(_ v: Any) -> Double? {
+        // JSON booleans also arrive as NSNumber (a CFBoolean subclass); they are not lengths.
+        guard let n = v as? NSNumber, !String(describing: type(of: v)).contains("Bool") else { return nil }
+        let d = n.doubleValue
+        return d.isFinite ? d : nil
+    }
+    private static func optionalNumber(_ v: Any, _ what: String) throws(CorpusError) -> Double? {
+        if v is NSNull { return nil }
+        guard let d = number(v) else { throw CorpusError(message: "\(what) is not a number or null") }
+        return d
+    }
+}

@@ -1,0 +1,93 @@
+import SilkGeometry
+
+/// The direction children are placed in. `horizontal` is CSS `row`, `vertical` is `column`.
+public enum StackDirection: Hashable, Sendable {
+    case horizontal, vertical, horizontalReverse, verticalReverse
+    var flexDirection: FlexDirection {
+        switch self {
+        case .horizontal: return .row
+        case .horizontalReverse: return .rowReverse
+        case .vertical: return .column
+        case .verticalReverse: return .columnReverse
+        }
+    }
+}
+
+/// Distribution of free space along the stack's direction (CSS `justify-content`).
+public enum StackJustifyContent: Hashable, Sendable {
+    case start, center, end, spaceBetween, spaceAround, spaceEvenly
+}
+
+/// Placement of children across the stack's direction (CSS `align-items`). Baseline alignment
+/// uses each child's `style.ascender` (first) or `style.descender` (last) when set.
+public enum StackAlignItems: Hashable, Sendable {
+    case start, end, center, stretch, baselineFirst, baselineLast
+}
+
+/// Distribution of lines across the stack's direction when it wraps (CSS `align-content`).
+public enum StackAlignContent: Hashable, Sendable {
+    case start, end, center, stretch, spaceBetween, spaceAround, spaceEvenly
+}
+
+/// Whether children that do not fit start new lines (CSS `flex-wrap`).
+public enum StackWrap: Hashable, Sendable { case noWrap, wrap, wrapReverse }
+
+/// Lays out its children in a line (or lines, when wrapping) with flexbox: grows and shrinks
+/// them by `style.flexGrow`/`flexShrink`, justifies and aligns them. The full flexbox model of
+/// Yoga, with Texture's defaults (`flexShrink` 0, `alignItems` `.start`).
+/// (Texture `ASStackLayoutSpec`; the algorithm is in `Engine/`.)
+public final class StackLayoutSpec: LayoutSpec, DebugNamedElement {
+    public let style: Style
+    public let direction: StackDirection
+    /// Space between adjacent children along `direction` (CSS `column-gap` for a row).
+    /// A fraction is of the stack's inner length along `direction`.
+    public let spacing: Dimension
+    public let justifyContent: StackJustifyContent
+    public let alignItems: StackAlignItems
+    public let flexWrap: StackWrap
+    public let alignContent: StackAlignContent
+    /// Space between lines when wrapping (CSS `row-gap` for a row).
+    public let lineSpacing: Dimension
+    public let children: [any LayoutElement]
+
+    public init(direction: StackDirection = .horizontal, spacing: Dimension = 0,
+                justifyContent: StackJustifyContent = .start, alignItems: StackAlignItems = .start,
+                flexWrap: StackWrap = .noWrap, alignContent: StackAlignContent = .start,
+                lineSpacing: Dimension = 0, style: Style = Style(), children: [any LayoutElement]) {
+        self.direction = direction; self.spacing = spacing; self.justifyContent = justifyContent
+        self.alignItems = alignItems; self.flexWrap = flexWrap; self.alignContent = alignContent
+        self.lineSpacing = lineSpacing; self.style = style; self.children = children
+    }
+
+    /// A vertical stack (Texture `verticalStackLayoutSpec`).
+    public static func vertical(spacing: Dimension = 0, justifyContent: StackJustifyContent = .start,
+                                alignItems: StackAlignItems = .start, style: Style = Style(),
+                                children: [any LayoutElement]) -> StackLayoutSpec {
+        StackLayoutSpec(direction: .vertical, spacing: spacing, justifyContent: justifyContent,
+                        alignItems: alignItems, style: style, children: children)
+    }
+    /// A horizontal stack (Texture `horizontalStackLayoutSpec`).
+    public static func horizontal(spacing: Dimension = 0, justifyContent: StackJustifyContent = .start,
+                                  alignItems: StackAlignItems = .start, style: Style = Style(),
+                                  children: [any LayoutElement]) -> StackLayoutSpec {
+        StackLayoutSpec(direction: .horizontal, spacing: spacing, justifyContent: justifyContent,
+                        alignItems: alignItems, style: style, children: children)
+    }
+
+    public var sublayoutElements: [any LayoutElement] { children }
+
+    /// Runs the flexbox engine with this stack as the root.
+    public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
+        try FlexBox.layoutRoot(self, style: Style(), in: constrainedSize,
+                               parentSize: Size(width: .nan, height: .nan), context: context)
+    }
+
+    public var debugName: String {
+        var parts = ["\(direction)"]
+        if spacing != 0 { parts.append("spacing \(spacing)") }
+        if justifyContent != .start { parts.append("justify \(justifyContent)") }
+        if alignItems != .start { parts.append("align \(alignItems)") }
+        if flexWrap != .noWrap { parts.append("\(flexWrap)") }
+        return "Stack(" + parts.joined(separator: ", ") + ")"
+    }
+}

@@ -1,0 +1,303 @@
+import SilkGeometry
+
+// TextLayout: attributed text broken into positioned lines of glyphs — an immutable value.
+//
+// API used by Canvas and TextNode (all units points, y down, origin at the layout's top-left):
+//
+//     let layout = TextLayout(text: attributed, constrainedTo: Size(width: 300, height: .infinity),
+//                             maximumLines: 2, truncationToken: nil, truncationMode: .tail)
+//     layout.size            // size that fits (see `size`)
+//     layout.lineCount, layout.isTruncated, layout.firstBaseline, layout.lastBaseline
+//     layout.lines           // [TextLine]: rect, baseline, characterRange
+//     layout.characterIndex(at: point)  -> Int?          (TextLayout+HitTesting.swift)
+//     layout.link(at: point)            -> TextLink?
+//     layout.rects(for: 3..<10)         -> [Rect]
+//     layout.draw(into: bitmap, at: originInPoints, scale: 2, clip: deviceRect, opacity: 1)  (TextRenderer.swift)
+//
+// Character indices count Unicode scalars (see AttributedText.swift).
+//
+// Threading: a TextLayout is a Sendable value: compute it on any thread, draw it on another,
+// draw it on many at once. Fonts, shaping and the glyph cache are safe for concurrent use.
+//
+// Limits: text longer than `TextLayout.maximumLength` scalars is cut there (isTruncated is
+// then true); font sizes are clamped to 0.5…2048 pt; NaN or negative constraints mean unbounded.
+
+/// A positioned run of glyphs of one font and one set of attributes, in visual order.
+public struct GlyphRun: Sendable {
+    let selection: FontSelection
+    public let attributes: TextAttributes
+    public let isRightToLeft: Bool
+    let glyphs: [UInt32]
+    /// Pen x of each glyph from the line's left edge (points).
+    private(set) var penX: [Double]
+    /// HarfBuzz offsets from the pen position (y down).
+    let offsets: [Point]
+    let advances: [Double]
+    /// Absolute scalar range of the cluster each glyph belongs to.
+    private(set) var clusterStarts: [Int]
+    private(set) var clusterEnds: [Int]
+    /// Left edge and width of the run within the line (points).
+    public private(set) var x: Double
+    public let width: Double
+    /// The scalars the run shows (for a truncation token: the hidden text it stands for).
+    public private(set) var characterRange: Range<Int>
+    public let isTruncationToken: Bool
+
+    init(selection: FontSelection, attributes: TextAttributes, isRightToLeft: Bool, glyphs: [UInt32],
+         penX: [Double], offsets: [Point], advances: [Double], clusterStarts: [Int], clusterEnds: [Int],
+         x: Double, width: Double, characterRange: Range<Int>, isTruncationToken: Bool) {
+        self.selection = selection; self.attributes = attributes; self.isRightToLeft = isRightToLeft
+        self.glyphs = glyphs; self.penX = penX; self.offsets = offsets; self.advances = advances
+        self.clusterStarts = clusterStarts; self.clusterEnds = clusterEnds; self.x = x; self.width = width
+        self.characterRange = characterRange; self.isTruncationToken = isTruncationToken
+    }
+
+    public var fontSize: Double { attributes.effectiveFontSize }
+    public var glyphCount: Int { glyphs.count }
+    /// The face the run is drawn with (after per-character fallback).
+    public var font: FontFace { selection.face }
+
+    /// Moves a token run to `dx` and makes its glyphs stand for `cluster` (the hidden text).
+    mutating func shift(by dx: Double, cluster: Range<Int>) {
+        x += dx
+        for i in penX.indices { penX[i] += dx }
+        clusterStarts = Array(repeating: cluster.lowerBound, count: glyphs.count)
+        clusterEnds = Array(repeating: cluster.upperBound, count: glyphs.count)
+        characterRange = cluster
+    }
+}
+
+/// One laid-out line.
+public struct TextLine: Sendable {
+    /// Scalars on the line (white space at its end included, a paragraph separator excluded).
+    public let characterRange: Range<Int>
+    /// The line box: x and width of the visible glyphs (after alignment), y and height of the line.
+    public internal(set) var rect: Rect
+    /// y of the baseline from the top of the layout.
+    public internal(set) var baseline: Double
+    public let ascent: Double
+    public let descent: Double
+    /// The paragraph's resolved direction.
+    public let isRightToLeft: Bool
+    /// True for the line that ends with the truncation token.
+    public let isTruncated: Bool
+    /// Runs in visual order, x relative to `rect.minX`.
+    public let runs: [GlyphRun]
+}
+
+/// A link found by `TextLayout.link(at:)`: its target and the whole range carrying it.
+public struct TextLink: Hashable, Sendable {
+    public let url: String
+    public let range: Range<Int>
+}
+
+public struct TextLayout: Sendable {
+    /// Longest text laid out, in Unicode scalars (1 Mi); longer text is cut and marked truncated.
+    public static let maximumLength = 1 << 20
+
+    public let text: AttributedText
+    public let constrainedSize: Size
+    public let lines: [TextLine]
+    /// The size that fits: the widest line (or the constrained width when some line is centred,
+    /// right-aligned, justified or right-to-left in a finite width) by the sum of line heights.
+    public let size: Size
+    /// True when lines, height or `maximumLength` hid some of the text.
+    public let isTruncated: Bool
+    let links: [TextLink]
+
+    public var lineCount: Int { lines.count }
+    /// Baseline of the first line from the top (0 for empty text with no lines).
+    public var firstBaseline: Double { lines.first?.baseline ?? 0 }
+    /// Baseline of the last line from the top.
+    public var lastBaseline: Double { lines.last?.baseline ?? 0 }
+
+    /// Lays out `text` in `constrainedTo` (width `.infinity`: one line per paragraph; height
+    /// `.infinity`: no vertical limit). `maximumLines` 0 means unlimited. When text is hidden the
+    /// last line ends (tail), starts (head) or is split (middle) with `truncationToken`, by
+    /// default "…" in the attributes of the last visible character.
+    public init(text: AttributedText, constrainedTo constraint: Size, maximumLines: Int = 0,
+                truncationToken: AttributedText? = nil, truncationMode: TruncationMode = .tail,
+                fonts: FontDatabase = .shared) {
+        var text = text
+        var cutByLength = false
+        if text.scalarCount > TextLayout.maximumLength {
+            text = text.prefix(scalars: TextLayout.maximumLength)
+            cutByLength = true
+        }
+        self.text = text
+        constrainedSize = constraint
+        let maxWidth = constraint.width >= 0 && constraint.width.isFinite ? constraint.width : .infinity
+        let maxHeight = constraint.height >= 0 && constraint.height.isFinite ? constraint.height : .infinity
+        let lineLimit = maximumLines > 0 ? maximumLines : Int.max
+
+        // Paragraphs: split at LF, CR, CRLF, NEL, VT, FF, U+2028 and U+2029. Controls are drawn
+        // as U+FFFD (tabs as spaces) so binary input shows where it is broken.
+        var scalars: [UInt32] = []
+        scalars.reserveCapacity(text.scalarCount)
+        for s in text.string.unicodeScalars { scalars.append(s.value) }
+        var paragraphs: [Range<Int>] = []
+        var pStart = 0
+        var i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == 0x0A || c == 0x0D || c == 0x85 || c == 0x0B || c == 0x0C || c == 0x2028 || c == 0x2029 {
+                paragraphs.append(pStart..<i)
+                if c == 0x0D && i + 1 < scalars.count && scalars[i + 1] == 0x0A { i += 1 }
+                pStart = i + 1
+            } else if c == 0x09 {
+                scalars[i] = 0x20
+            } else if c < 0x20 || (c >= 0x7F && c < 0xA0) {
+                scalars[i] = 0xFFFD
+            }
+            i += 1
+        }
+        paragraphs.append(pStart..<scalars.count)
+
+        var lists: [FontDescriptor: FontFallbackList] = [:]
+        struct Built { var draft: LineDraft; var paragraph: ShapedParagraph; var clusters: Range<Int>; var last: Bool }
+        var built: [Built] = []
+        var height = 0.0
+        var truncated = cutByLength
+        func lineHeight(_ d: LineDraft, _ p: ShapedParagraph) -> Double {
+            (d.ascent + d.descent + d.gap) * p.attributes.effectiveLineHeightMultiple
+        }
+        paragraphLoop: for pr in paragraphs {
+            if built.count >= lineLimit { truncated = true; break }
+            let para = ShapedParagraph(scalars: Array(scalars[pr]), start: pr.lowerBound, text: text, fonts: fonts, lists: &lists)
+            let ranges = para.lineRanges(maxWidth: maxWidth, stopAfter: lineLimit == Int.max ? Int.max : lineLimit - built.count + 1)
+            for (li, r) in ranges.enumerated() {
+                if built.count >= lineLimit { truncated = true; break paragraphLoop }
+                let visible = para.trimmingTrailingWhitespace(r)
+                let isLast = li == ranges.count - 1
+                var extra = 0.0
+                if para.attributes.alignment == .justified, maxWidth.isFinite, !isLast {
+                    let spaces = para.whitespaceCount(visible)
+                    if spaces > 0 { extra = max(0, (maxWidth - para.width(of: visible)) / Double(spaces)) }
+                }
+                var draft = para.makeLine([.clusters(visible)], token: nil, tokenCluster: 0..<0, justifyExtra: extra)
+                if !r.isEmpty {
+                    draft.characterRange = (para.start + para.clusters[r.lowerBound].start)..<(para.start + para.clusters[r.upperBound - 1].end)
+                }
+                let h = lineHeight(draft, para)
+                if !built.isEmpty && height + h > maxHeight + 1e-6 { truncated = true; break paragraphLoop }
+                built.append(Built(draft: draft, paragraph: para, clusters: r, last: isLast))
+                height += h
+            }
+        }
+
+        // Truncation: rebuild the last visible line around the token.
+        var truncatedLine = -1
+        if truncated, let lastBuilt = built.last {
+            let para = lastBuilt.paragraph
+            let from = lastBuilt.clusters.lowerBound
+            let n = para.clusters.count
+            let lastVisible = max(para.start, lastBuilt.draft.characterRange.upperBound - 1)
+            var tokenAttributes = text.attributes(at: lastVisible)
+            tokenAttributes.link = nil
+            let tokenText = truncationToken ?? AttributedText("\u{2026}", attributes: tokenAttributes)
+            let tokenLayout = TextLayout(text: tokenText, constrainedTo: Size(width: .infinity, height: .infinity),
+                                         maximumLines: 1, fonts: fonts)
+            let tl = tokenLayout.lines.first
+            let token = TruncationTokenLine(runs: (tl?.runs ?? []).map { var r = $0; r.markAsToken(); return r },
+                                            width: tl?.rect.width ?? 0, ascent: tl?.ascent ?? 0,
+                                            descent: tl?.descent ?? 0, gap: 0)
+            let available = maxWidth - token.width
+            var segments: [LineSegment]
+            var hidden: Range<Int>
+            func prefix(_ budget: Double, from a: Int, to b: Int) -> Int {
+                var w = 0.0, e = a
+                while e < b && w + para.clusters[e].width <= budget + 1e-6 { w += para.clusters[e].width; e += 1 }
+                while e > a && para.clusters[e - 1].isWhitespace { e -= 1 }
+                return e
+            }
+            func suffix(_ budget: Double, from a: Int, to b: Int) -> Int {
+                var w = 0.0, s = b
+                while s > a && w + para.clusters[s - 1].width <= budget + 1e-6 { w += para.clusters[s - 1].width; s -= 1 }
+                while s < b && para.clusters[s].isWhitespace { s += 1 }
+                return s
+            }
+            func absolute(_ c: Int) -> Int { para.start + (c < n ? para.clusters[c].start : para.scalars.count) }
+            switch truncationMode {
+            case .tail:
+                let e = prefix(available, from: from, to: n)
+                segments = [.clusters(from..<e), .token]
+                hidden = absolute(e)..<text.scalarCount
+            case .head:
+                let s = suffix(available, from: from, to: n)
+                segments = [.token, .clusters(s..<n)]
+                hidden = absolute(from)..<absolute(s)
+            case .middle:
+                let e = prefix(available / 2, from: from, to: n)
+                let used = para.width(of: from..<e)
+                let s = suffix(available - used, from: e, to: n)
+                segments = [.clusters(from..<e), .token, .clusters(s..<n)]
+                hidden = absolute(e)..<absolute(s)
+            }
+            var draft = para.makeLine(segments, token: token, tokenCluster: hidden, justifyExtra: 0)
+            draft.characterRange = absolute(from)..<max(absolute(from), draft.characterRange.upperBound)
+            let oldHeight = lineHeight(built[built.count - 1].draft, para)
+            built[built.count - 1].draft = draft
+            height += lineHeight(draft, para) - oldHeight
+            truncatedLine = built.count - 1
+        }
+
+        // Vertical placement and alignment.
+        let widest = built.map(\.draft.width).max() ?? 0
+        let alignWidth = maxWidth.isFinite ? maxWidth : widest
+        var usesFullWidth = false
+        var y = 0.0
+        var lines: [TextLine] = []
+        lines.reserveCapacity(built.count)
+        for (k, b) in built.enumerated() {
+            let d = b.draft, para = b.paragraph
+            let natural = d.ascent + d.descent + d.gap
+            let h = natural * para.attributes.effectiveLineHeightMultiple
+            let baseline = y + (h - d.ascent - d.descent) / 2 + d.ascent
+            var x = 0.0
+            switch para.attributes.alignment {
+            case .left: x = 0
+            case .right: x = alignWidth - d.width
+            case .center: x = (alignWidth - d.width) / 2
+            case .natural, .justified: x = para.rightToLeft ? alignWidth - d.width : 0
+            }
+            if para.attributes.alignment == .center || para.attributes.alignment == .right || para.rightToLeft
+                || (para.attributes.alignment == .justified && !b.last) {
+                usesFullWidth = true
+            }
+            lines.append(TextLine(characterRange: d.characterRange, rect: Rect(x: x, y: y, width: d.width, height: h),
+                                  baseline: baseline, ascent: d.ascent, descent: d.descent,
+                                  isRightToLeft: para.rightToLeft, isTruncated: k == truncatedLine, runs: d.runs))
+            y += h
+        }
+        self.lines = lines
+        size = Size(width: usesFullWidth && maxWidth.isFinite ? max(widest, maxWidth) : widest, height: y)
+        isTruncated = truncated
+
+        var links: [TextLink] = []
+        for run in text.runs {
+            guard let url = run.attributes.link else { continue }
+            if let last = links.last, last.url == url, last.range.upperBound == run.range.lowerBound {
+                links[links.count - 1] = TextLink(url: url, range: last.range.lowerBound..<run.range.upperBound)
+            } else {
+                links.append(TextLink(url: url, range: run.range))
+            }
+        }
+        self.links = links
+    }
+
+    /// Convenience: the size `text` needs in `width` (points; `.infinity` for one line per paragraph).
+    public static func measure(_ text: AttributedText, width: Double, maximumLines: Int = 0,
+                               fonts: FontDatabase = .shared) -> Size {
+        TextLayout(text: text, constrainedTo: Size(width: width, height: .infinity), maximumLines: maximumLines,
+                   fonts: fonts).size
+    }
+}
+
+extension GlyphRun {
+    mutating func markAsToken() {
+        self = GlyphRun(selection: selection, attributes: attributes, isRightToLeft: isRightToLeft, glyphs: glyphs,
+                        penX: penX, offsets: offsets, advances: advances, clusterStarts: clusterStarts,
+                        clusterEnds: clusterEnds, x: x, width: width, characterRange: characterRange,
+                        isTruncationToken: true)
+    }
+}
