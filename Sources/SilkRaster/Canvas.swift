@@ -309,6 +309,19 @@ public final class Canvas {
         composite(source: image.image, contour: Shapes.rect(visible), extraOpacity: state.opacity)
     }
 
+    // MARK: Text
+
+    /// Draws a laid-out text with its top-left at `point` (user space). Text follows the
+    /// canvas's translation and scale (glyphs are rasterized at the device size, so they stay
+    /// sharp); rotations are not applied to text.
+    public func draw(_ text: TextLayout, at point: Point) {
+        let t = state.transform
+        let s = (t.a * t.a + t.b * t.b).squareRoot()
+        guard s > 0, s.isFinite else { return }
+        let d = t.apply(to: point)
+        text.draw(into: bitmap, at: Point(x: d.x / s, y: d.y / s), scale: s, clip: state.clip, opacity: state.opacity)
+    }
+
     // MARK: Internals
 
     private func setFilter(_ img: OpaquePointer, _ filter: ImageFilter, scaleX: Double, scaleY: Double, isIdentity: Bool) {
