@@ -149,6 +149,12 @@ public final class Canvas {
         if state.clip!.isNull { state.clip = .zero }
     }
 
+    /// Intersects the clip with a rectangle given in device pixels (made integral).
+    public func clip(toDeviceRect rect: Rect) {
+        state.clip = (state.clip ?? bitmap.bounds).intersection(rect.integral)
+        if state.clip!.isNull { state.clip = .zero }
+    }
+
     /// Replaces every pixel inside the clip with `color` (no blending, ignores opacity).
     public func clear(_ color: Color = .clear) {
         bitmap.fill(color, rect: state.clip ?? bitmap.bounds)
@@ -236,7 +242,7 @@ public final class Canvas {
     ///     centre). Non-zero size: only that part of the image is drawn.
     public func draw(_ image: Bitmap, in rect: Rect, contentMode: ContentMode = .scaleToFill,
                      cropRect: Rect = ContentMode.defaultCropRect, filter: ImageFilter = .bilinear,
-                     imageScale: Double = 1) {
+                     imageScale: Double = 1, cornerRadius: Double = 0) {
         guard rect.size.isValidExtent, !rect.isEmpty, imageScale > 0, imageScale.isFinite else { return }
         // Source region in image pixels.
         var src = image.bounds
@@ -276,12 +282,22 @@ public final class Canvas {
         guard !visible.isEmpty else { return }
         let mask = state.opacity < 1 ? PixmanImage.solid(Color(white: 0, alpha: state.opacity)) : nil
         let t = state.transform
+        let radius = cornerRadius.isFinite ? max(0, cornerRadius) : 0
+        if radius > 0 {
+            // Rounded corners: the image is the source of an anti-aliased rounded-rect shape.
+            let n = segments(forRadius: radius)
+            composite(source: image.image, contour: Shapes.roundedRect(rect, radius: radius, segmentsPerCorner: n)
+                .map { Point(x: min(max($0.x, visible.minX), visible.maxX), y: min(max($0.y, visible.minY), visible.maxY)) },
+                      extraOpacity: state.opacity)
+            return
+        }
         if t.b == 0, t.c == 0 {
             let d = t.apply(to: visible)
             let box = d.integral.intersection(state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
             guard !box.isEmpty else { return }
-            if d == d.integral || box != d.integral {
-                // Pixel-aligned (or clipped to an aligned box): composite the box directly.
+            if d == d.integral {
+                // Pixel-aligned: composite the (clipped) box directly. The choice must not depend
+                // on the clip, or a damage-clipped repaint would differ from a full one.
                 pixman_image_composite32(PIXMAN_OP_OVER, image.image, mask?.image, bitmap.image,
                                          Int32(box.minX), Int32(box.minY), 0, 0,
                                          Int32(box.minX), Int32(box.minY), Int32(box.width), Int32(box.height))
@@ -291,6 +307,19 @@ public final class Canvas {
         // General case (rotation or fractional edges): anti-aliased edges through triangles with
         // the transformed image as the source.
         composite(source: image.image, contour: Shapes.rect(visible), extraOpacity: state.opacity)
+    }
+
+    // MARK: Text
+
+    /// Draws a laid-out text with its top-left at `point` (user space). Text follows the
+    /// canvas's translation and scale (glyphs are rasterized at the device size, so they stay
+    /// sharp); rotations are not applied to text.
+    public func draw(_ text: TextLayout, at point: Point) {
+        let t = state.transform
+        let s = (t.a * t.a + t.b * t.b).squareRoot()
+        guard s > 0, s.isFinite else { return }
+        let d = t.apply(to: point)
+        text.draw(into: bitmap, at: Point(x: d.x / s, y: d.y / s), scale: s, clip: state.clip, opacity: state.opacity)
     }
 
     // MARK: Internals

@@ -1,1 +1,172 @@
+import SilkGeometry
 import SilkRaster
+
+/// A retained visual element, Core Animation's CALayer in miniature: a rectangle with a
+/// background, border, corner radius, optional contents bitmap, opacity, transform and sublayers.
+///
+/// Layers belong to the main thread (the run loop's thread); they are never touched by display
+/// queues or the render thread. What crosses threads is `snapshot()`: an immutable
+/// `LayerSnapshot` tree the render thread composites. Snapshots are persistent — a layer whose
+/// subtree did not change hands out the same snapshot object again, so snapshotting a large
+/// tree after a scroll costs only the path from the scrolled layer to the root.
+///
+/// Geometry follows Core Animation: `position` is where the layer's anchor point (its centre)
+/// sits in the superlayer's coordinate space, `bounds.size` is its size, and `bounds.origin`
+/// scrolls the sublayers (a scroll container moves its bounds origin; contents never re-render).
+public final class Layer: CustomStringConvertible {
+    public let id: LayerID
+
+    /// Identifies a layer across snapshots (the compositor diffs by it).
+    public struct LayerID: Hashable, Sendable, CustomStringConvertible {
+        public let raw: UInt64
+        public var description: String { "#\(raw)" }
+    }
+    nonisolated(unsafe) private static var nextID: UInt64 = 0
+    private static let idLock = SpinLock()
+
+    public init() {
+        id = Layer.idLock.withLock { Layer.nextID += 1; return LayerID(raw: Layer.nextID) }
+    }
+
+    // MARK: Properties (each setter invalidates the cached snapshot up to the root)
+
+    public var position: Point = .zero { didSet { if position != oldValue { invalidate() } } }
+    public var bounds: Rect = .zero { didSet { if bounds != oldValue { invalidate() } } }
+    /// Applied around the layer's centre, as CALayer's `affineTransform` with the default anchor.
+    public var transform: AffineTransform = .identity { didSet { if transform != oldValue { invalidate() } } }
+    public var opacity: Double = 1 { didSet { if opacity != oldValue { invalidate() } } }
+    public var isHidden = false { didSet { if isHidden != oldValue { invalidate() } } }
+    /// Clip sublayers and contents to the (rounded) bounds.
+    public var clipsToBounds = false { didSet { if clipsToBounds != oldValue { invalidate() } } }
+    public var cornerRadius: Double = 0 { didSet { if cornerRadius != oldValue { invalidate() } } }
+    public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { invalidate() } } }
+    public var borderColor: Color? { didSet { if borderColor != oldValue { invalidate() } } }
+    public var borderWidth: Double = 0 { didSet { if borderWidth != oldValue { invalidate() } } }
+    /// The layer's content, drawn into its bounds by `contentsGravity`. Set a new bitmap to change
+    /// it (bitmaps are immutable once published). The first time contents arrive, a fade-in runs
+    /// when `contentsFadeInDuration` > 0 (the tutorial's fading cards).
+    public var contents: Bitmap? {
+        didSet {
+            guard contents !== oldValue else { return }
+            if oldValue == nil, contents != nil, contentsFadeInDuration > 0 {
+                add(LayerAnimation(property: .opacity(from: 0, to: nil), duration: contentsFadeInDuration))
+            }
+            invalidate()
+        }
+    }
+    public var contentsGravity: ContentMode = .scaleToFill { didSet { if contentsGravity != oldValue { invalidate() } } }
+    /// Contents pixels per point (a 2× bitmap for a 2× screen).
+    public var contentsScale: Double = 1 { didSet { if contentsScale != oldValue { invalidate() } } }
+    /// Seconds the contents fade in from transparent when they first arrive (0: appear at once).
+    public var contentsFadeInDuration: Double = 0
+    /// Declares the layer fully opaque where it draws (opaque background or contents with no
+    /// alpha, no rounded corners); the compositor then uses pixman's SRC fast path.
+    public var isOpaque = false { didSet { if isOpaque != oldValue { invalidate() } } }
+    /// A debugging name shown in descriptions.
+    public var name: String?
+
+    public private(set) var sublayers: [Layer] = []
+    public private(set) weak var superlayer: Layer?
+
+    /// Frame in the superlayer's coordinate space (ignores `transform`).
+    public var frame: Rect {
+        get {
+            Rect(x: position.x - bounds.width / 2, y: position.y - bounds.height / 2, width: bounds.width, height: bounds.height)
+        }
+        set {
+            bounds.size = newValue.size
+            position = Point(x: newValue.midX, y: newValue.midY)
+        }
+    }
+
+    // MARK: Tree
+
+    public func addSublayer(_ layer: Layer) { insertSublayer(layer, at: sublayers.count) }
+
+    public func insertSublayer(_ layer: Layer, at index: Int) {
+        precondition(layer !== self, "a layer cannot be its own sublayer")
+        layer.removeFromSuperlayer()
+        sublayers.insert(layer, at: max(0, min(index, sublayers.count)))
+        layer.superlayer = self
+        invalidate()
+    }
+
+    public func removeFromSuperlayer() {
+        guard let parent = superlayer else { return }
+        parent.sublayers.removeAll { $0 === self }
+        superlayer = nil
+        parent.invalidate()
+    }
+
+    /// Replaces all sublayers at once (one invalidation).
+    public func setSublayers(_ layers: [Layer]) {
+        for l in sublayers where !layers.contains(where: { $0 === l }) { l.superlayer = nil }
+        for l in layers where l.superlayer !== self { l.removeFromSuperlayer(); l.superlayer = self }
+        sublayers = layers
+        invalidate()
+    }
+
+    // MARK: Animations
+
+    private(set) var animations: [LayerAnimation] = []
+
+    /// Adds an animation; it starts at the first frame composited after the next commit.
+    /// Animations are evaluated on the render thread from the snapshot, so they run smoothly
+    /// even while the main thread is busy.
+    public func add(_ animation: LayerAnimation) {
+        animations.removeAll { $0.property.key == animation.property.key }
+        animations.append(animation)
+        invalidate()
+    }
+
+    public func removeAllAnimations() {
+        guard !animations.isEmpty else { return }
+        animations = []
+        invalidate()
+    }
+
+    // MARK: Snapshots
+
+    private var cachedSnapshot: LayerSnapshot?
+
+    private func invalidate() {
+        var layer: Layer? = self
+        while let l = layer, l.cachedSnapshot != nil {
+            l.cachedSnapshot = nil
+            layer = l.superlayer
+        }
+    }
+
+    /// The immutable state of this layer and its sublayers, to hand to the render thread.
+    public func snapshot() -> LayerSnapshot {
+        if let s = cachedSnapshot { return s }
+        let s = LayerSnapshot(
+            id: id, position: position, bounds: bounds, transform: transform, opacity: opacity,
+            isHidden: isHidden, clipsToBounds: clipsToBounds, cornerRadius: cornerRadius,
+            backgroundColor: backgroundColor, borderColor: borderColor, borderWidth: borderWidth,
+            contents: contents, contentsGravity: contentsGravity, contentsScale: contentsScale,
+            isOpaque: isOpaque, animations: animations, sublayers: sublayers.map { $0.snapshot() })
+        cachedSnapshot = s
+        return s
+    }
+
+    public var description: String {
+        "Layer(\(name ?? id.description) frame: \(frame)\(sublayers.isEmpty ? "" : ", \(sublayers.count) sublayers"))"
+    }
+}
+
+/// A minimal spin lock for tiny critical sections (id allocation).
+final class SpinLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(mutex, nil) }
+    deinit { pthread_mutex_destroy(mutex); mutex.deallocate() }
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

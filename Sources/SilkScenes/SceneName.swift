@@ -10,10 +10,12 @@ public struct SceneError: Error, CustomStringConvertible {
 /// Every scene `silk snapshot` knows.
 public enum SceneName: String, CaseIterable, Sendable {
     case shapes
+    case text
 
     public var defaultSize: Size {
         switch self {
         case .shapes: ShapesScene.defaultSize
+        case .text: Size(width: 800, height: 900)
         }
     }
 
@@ -22,6 +24,9 @@ public enum SceneName: String, CaseIterable, Sendable {
         let size = size ?? scene.defaultSize
         switch scene {
         case .shapes: return try ShapesScene.render(size: size, scale: scale)
+        case .text:
+            if let textFile { return try TextScene.renderFile(path: textFile, size: size, scale: scale) }
+            return try TextScene.render(size: size, scale: scale)
         }
     }
 }

@@ -1,0 +1,47 @@
+# Silk — the two commands: `make demo` and `make test`. See README.md.
+SWIFT      ?= swift
+CONFIG     ?= release
+BUILD_DIR  := .build
+SILK_DEBUG := $(BUILD_DIR)/debug/silk
+SILK       := $(BUILD_DIR)/$(CONFIG)/silk
+OUT        ?= out
+
+.PHONY: all demo test build build-debug deps deps-test unit-tests cli-tests snapshots record-golden clean
+
+all: build
+
+deps:
+	@scripts/ensure-packages.sh build
+
+deps-test:
+	@scripts/ensure-packages.sh test
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+build-debug: deps
+	$(SWIFT) build
+
+## make demo: install what is missing, build, and show the flagship demo.
+## Until the node-based demo lands this renders every snapshot scene to $(OUT)/ and says where.
+demo: build
+	@scripts/demo.sh $(SILK) $(OUT)
+
+## make test: install what the tests need, build, run every test; fails loudly on any failure.
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory unit-tests cli-tests
+
+unit-tests:
+	$(SWIFT) test --skip-build
+
+cli-tests:
+	@Tests/cli/run.sh $(SILK_DEBUG)
+
+## Re-record golden snapshots after an intended visual change (then look at the PNGs!).
+record-golden:
+	SILK_RECORD_GOLDEN=1 $(SWIFT) test --filter Golden || true
+	@echo "Re-recorded; review with: git status Tests/*/Golden"
+
+clean:
+	rm -rf $(BUILD_DIR) $(OUT)

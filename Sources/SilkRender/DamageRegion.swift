@@ -1,0 +1,69 @@
+import SilkGeometry
+
+/// A set of integral device-pixel rectangles that need repainting.
+///
+/// Kept small on purpose: rectangles that overlap or nearly touch are merged, and past
+/// `maxRects` the pair whose union wastes the least area is merged. Over-approximating is always
+/// correct (it only repaints more); the compositor's property test checks that.
+public struct DamageRegion: Sendable, Equatable, CustomStringConvertible {
+    public private(set) var rects: [Rect] = []
+    public let maxRects: Int
+
+    public init(maxRects: Int = 12) { self.maxRects = max(1, maxRects) }
+
+    public var isEmpty: Bool { rects.isEmpty }
+    /// Total area (pixels) of the rectangles (they never overlap after merging... approximately).
+    public var area: Double { rects.reduce(0) { $0 + $1.width * $1.height } }
+    public var bounds: Rect { rects.reduce(Rect.null) { $0.union($1) } }
+
+    public mutating func add(_ rect: Rect) {
+        guard rect.origin.x.isFinite, rect.origin.y.isFinite, rect.size.isValidExtent else { return }
+        var r = rect.integral
+        guard !r.isEmpty else { return }
+        // Absorb every rectangle this one overlaps or touches, repeatedly.
+        var merged = true
+        while merged {
+            merged = false
+            for (i, e) in rects.enumerated() where touches(e, r) {
+                r = r.union(e)
+                rects.remove(at: i)
+                merged = true
+                break
+            }
+        }
+        rects.append(r)
+        while rects.count > maxRects { mergeCheapestPair() }
+    }
+
+    public mutating func formUnion(_ other: DamageRegion) {
+        for r in other.rects { add(r) }
+    }
+
+    /// Keeps only the parts inside `clip` (each rect intersected).
+    public func clipped(to clip: Rect) -> DamageRegion {
+        var out = DamageRegion(maxRects: maxRects)
+        out.rects = rects.map { $0.intersection(clip) }.filter { !$0.isEmpty }
+        return out
+    }
+
+    private func touches(_ a: Rect, _ b: Rect) -> Bool {
+        a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY
+    }
+
+    private mutating func mergeCheapestPair() {
+        var best = (0, 1), bestWaste = Double.infinity
+        for i in 0..<rects.count {
+            for j in (i + 1)..<rects.count {
+                let u = rects[i].union(rects[j])
+                let waste = u.width * u.height - rects[i].width * rects[i].height - rects[j].width * rects[j].height
+                if waste < bestWaste { bestWaste = waste; best = (i, j) }
+            }
+        }
+        let u = rects[best.0].union(rects[best.1])
+        rects.remove(at: best.1)
+        rects.remove(at: best.0)
+        add(u)
+    }
+
+    public var description: String { "DamageRegion(\(rects.map(\.description).joined(separator: ", ")))" }
+}

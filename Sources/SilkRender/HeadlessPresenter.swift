@@ -1,0 +1,107 @@
+import Foundation
+import SilkGeometry
+import SilkRaster
+
+/// A presenter that keeps frames in memory: the default when neither a compositor nor a
+/// framebuffer is available, and what tests and benchmarks use.
+///
+/// Clock: `.virtual` hands out 60 Hz frame slots at once (frame n is at n/60 s, no sleeping),
+/// so a benchmark or test runs as fast as the machine allows and stays deterministic;
+/// `.realTime` sleeps until each 1/refresh slot on the monotonic clock, like a display.
+/// Frames can be captured to PNG on request (`capturePNG(to:)` or `captureEveryFrame(into:)`).
+public final class HeadlessPresenter: Presenter, @unchecked Sendable {
+    public enum Clock: Sendable { case virtual, realTime }
+
+    public let pixelWidth: Int
+    public let pixelHeight: Int
+    public let scale: Double
+    public let name = "headless"
+    public let clock: Clock
+    public let refreshRate: Double
+
+    // Guarded by `lock`: written on the render thread, read by any thread.
+    private let lock = NSCondition()
+    private var frame: Bitmap
+    private var nextIndex = 0
+    private var closed = false
+    private var presented = 0
+    private var captureRequests: [(path: String, done: @Sendable (Result<Void, RasterError>) -> Void)] = []
+    private var captureFolder: String?
+    private let start = DispatchTime.now().uptimeNanoseconds
+
+    public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, clock: Clock = .virtual,
+                refreshRate: Double = 60) throws(RasterError) {
+        self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
+        self.scale = scale; self.clock = clock
+        self.refreshRate = refreshRate.isFinite && refreshRate > 0 ? refreshRate : 60
+        frame = try Bitmap(width: pixelWidth, height: pixelHeight)
+    }
+
+    public func waitForFrame() -> FrameTiming? {
+        lock.lock()
+        let index = nextIndex
+        nextIndex += 1
+        let isClosed = closed
+        lock.unlock()
+        if isClosed { return nil }
+        let slot = Double(index) / refreshRate
+        if clock == .realTime {
+            // Sleep to the next slot boundary after now (frames are not queued up when late).
+            let now = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let target = max(slot, (now * refreshRate).rounded(.up) / refreshRate)
+            if target > now { usleep(useconds_t((target - now) * 1e6)) }
+            return FrameTiming(index: index, time: target)
+        }
+        return FrameTiming(index: index, time: slot)
+    }
+
+    public func present(_ backBuffer: Bitmap, damage: DamageRegion, timing: FrameTiming) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        for r in damage.rects { frame.composite(backBuffer, from: r, to: r.origin, operation: .source) }
+        presented += 1
+        if let folder = captureFolder {
+            try frame.writePNG(to: "\(folder)/frame-\(String(format: "%05d", timing.index)).png")
+        }
+        let requests = captureRequests
+        captureRequests = []
+        for r in requests {
+            do { try frame.writePNG(to: r.path); r.done(.success(())) } catch { r.done(.failure(error)) }
+        }
+        lock.broadcast()
+    }
+
+    public func close() {
+        lock.lock(); closed = true; lock.broadcast(); lock.unlock()
+    }
+
+    /// Frames presented so far.
+    public var presentedFrames: Int { lock.lock(); defer { lock.unlock() }; return presented }
+
+    /// A copy of the last presented frame.
+    public func currentFrame() throws(RasterError) -> Bitmap {
+        lock.lock(); defer { lock.unlock() }
+        return try frame.copy()
+    }
+
+    /// Writes the current frame as PNG now.
+    public func capturePNG(to path: String) throws(RasterError) {
+        try currentFrame().writePNG(to: path)
+    }
+
+    /// Writes every presented frame as `frame-NNNNN.png` into `folder` (nil stops).
+    public func captureEveryFrame(into folder: String?) {
+        lock.lock(); captureFolder = folder; lock.unlock()
+    }
+
+    /// Blocks until at least `count` frames were presented or `timeout` seconds passed.
+    @discardableResult
+    public func waitUntilPresented(_ count: Int, timeout: Double) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while presented < count {
+            if !lock.wait(until: deadline) { return presented >= count }
+        }
+        return true
+    }
+}

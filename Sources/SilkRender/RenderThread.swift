@@ -1,0 +1,141 @@
+import Foundation
+import SilkGeometry
+import SilkRaster
+
+/// Measurements of one presented frame.
+public struct FrameReport: Sendable {
+    public var timing: FrameTiming
+    /// Wall time spent compositing (damage diff + pixman), milliseconds.
+    public var compositeMs: Double
+    /// Wall time spent presenting (copy into the output, protocol calls), milliseconds.
+    public var presentMs: Double
+    public var damagedPixels: Double
+    public var renderEntries: Int
+    /// Sequence number of the commit this frame showed.
+    public var commitSequence: Int
+}
+
+/// The thread that composites committed layer-tree snapshots and presents them, paced by its
+/// presenter. The main thread only calls `commit(_:)`, which stores the newest snapshot
+/// ("latest wins": a slow frame skips intermediate commits, never queues them) and wakes this
+/// thread; the render thread never calls app code.
+///
+/// Invariant behind `@unchecked Sendable`: the compositor and presenter are used only on the
+/// render thread after `start()`; everything else shared is guarded by `lock`.
+public final class RenderThread: @unchecked Sendable {
+    private let presenter: any Presenter
+    private let compositor: Compositor
+    private let lock = NSCondition()
+    private var pending: LayerSnapshot?
+    private var current: LayerSnapshot?
+    private var commitSequence = 0
+    private var presentedSequence = 0
+    private var animating = false
+    private var stopping = false
+    private var thread: Thread?
+    private var finished = false
+    private var reportHandler: (@Sendable (FrameReport) -> Void)?
+    private var failure: (any Error)?
+
+    public init(presenter: any Presenter, clearColor: Color = .white) throws(RasterError) {
+        self.presenter = presenter
+        compositor = try Compositor(pixelWidth: presenter.pixelWidth, pixelHeight: presenter.pixelHeight,
+                                    scale: presenter.scale, clearColor: clearColor)
+    }
+
+    /// Called on the render thread after each presented frame (keep it short).
+    public func onFrame(_ handler: @escaping @Sendable (FrameReport) -> Void) {
+        lock.lock(); reportHandler = handler; lock.unlock()
+    }
+
+    public func start() {
+        let t = Thread { [self] in run() }
+        t.name = "silk.render"
+        t.qualityOfService = .userInteractive
+        thread = t
+        t.start()
+    }
+
+    /// Hands the render thread a new tree to show (any thread). Returns its sequence number.
+    @discardableResult
+    public func commit(_ snapshot: LayerSnapshot) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        commitSequence += 1
+        pending = snapshot
+        lock.broadcast()
+        return commitSequence
+    }
+
+    /// Blocks until the newest commit has been presented (and animations finished, when
+    /// `includingAnimations`), or `timeout` seconds passed. For tests and benchmarks.
+    @discardableResult
+    public func waitUntilPresented(timeout: Double, includingAnimations: Bool = false) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while (presentedSequence < commitSequence || (includingAnimations && animating)) && !finished {
+            if !lock.wait(until: deadline) { break }
+        }
+        return presentedSequence >= commitSequence && !(includingAnimations && animating)
+    }
+
+    /// The error that stopped the render thread (a presenter failure), if any.
+    public var error: (any Error)? { lock.lock(); defer { lock.unlock() }; return failure }
+
+    /// Stops the thread after the frame in progress and waits for it to end.
+    public func stop() {
+        lock.lock()
+        stopping = true
+        lock.broadcast()
+        lock.unlock()
+        presenter.close()
+        lock.lock()
+        while thread != nil && !finished { lock.wait(until: Date(timeIntervalSinceNow: 0.05)) }
+        lock.unlock()
+    }
+
+    private func run() {
+        while true {
+            // Sleep until there is something to show: no frame is composited when nothing changed.
+            lock.lock()
+            while pending == nil && !animating && !stopping { lock.wait() }
+            if stopping { finish(); lock.unlock(); return }
+            lock.unlock()
+
+            guard let timing = presenter.waitForFrame() else { lock.lock(); finish(); lock.unlock(); return }
+
+            lock.lock()
+            if let p = pending { current = p; pending = nil }
+            let sequence = commitSequence
+            let handler = reportHandler
+            lock.unlock()
+            guard let snapshot = current else { continue }
+
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let frame = compositor.composite(snapshot, at: timing.time)
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            if !frame.damage.isEmpty {
+                do {
+                    try presenter.present(compositor.backBuffer, damage: frame.damage, timing: timing)
+                } catch {
+                    lock.lock(); failure = error; finish(); lock.unlock()
+                    return
+                }
+            }
+            let t2 = DispatchTime.now().uptimeNanoseconds
+            lock.lock()
+            animating = frame.hasRunningAnimations
+            presentedSequence = sequence
+            lock.broadcast()
+            lock.unlock()
+            handler?(FrameReport(timing: timing, compositeMs: Double(t1 - t0) / 1e6, presentMs: Double(t2 - t1) / 1e6,
+                                 damagedPixels: frame.damage.area, renderEntries: compositor.lastStatistics.entries,
+                                 commitSequence: sequence))
+        }
+    }
+
+    /// Marks the thread finished (lock held).
+    private func finish() {
+        finished = true
+        lock.broadcast()
+    }
+}

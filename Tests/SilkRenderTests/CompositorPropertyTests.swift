@@ -1,0 +1,182 @@
+import Testing
+import SilkGeometry
+import SilkRaster
+@testable import SilkRender
+
+/// A small deterministic generator (SplitMix64) so failures replay from the seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// After any sequence of layer mutations, the frame composited from damage alone must equal a
+/// full recomposite pixel for pixel.
+@Suite struct CompositorPropertyTests {
+    static let width = 96, height = 72
+
+    @Test(arguments: [1 as UInt64, 2, 3, 4])
+    func damageOnlyFramesEqualFullRecomposite(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height))
+        root.backgroundColor = Color(rgb: 0x202020)
+        var layers: [Layer] = []
+        let palette = try (0..<6).map { k -> Bitmap in
+            let b = try Bitmap(width: 8 + k * 3, height: 6 + k * 2)
+            b.fill(Color(red: Double(k) / 6, green: 1 - Double(k) / 6, blue: 0.5, alpha: k % 2 == 0 ? 1 : 0.6))
+            b.fill(.white, rect: Rect(x: 1, y: 1, width: 2, height: 2))
+            return b
+        }
+        let incremental = try Compositor(pixelWidth: Self.width, pixelHeight: Self.height, clearColor: .black)
+        let reference = try Compositor(pixelWidth: Self.width, pixelHeight: Self.height, clearColor: .black)
+        var time = 0.0
+        let steps = 1500
+        for step in 0..<steps {
+            mutate(root: root, layers: &layers, palette: palette, rng: &rng)
+            time += 1.0 / 60
+            let snap = root.snapshot()
+            incremental.composite(snap, at: time)
+            reference.compositeFully(snap, at: time)
+            let diff = firstDifference(incremental.backBuffer, reference.backBuffer)
+            #expect(diff == nil, "seed \(seed) step \(step): pixel \(diff.map { "\($0)" } ?? "") differs")
+            if diff != nil { return }
+        }
+    }
+
+    func mutate(root: Layer, layers: inout [Layer], palette: [Bitmap], rng: inout SeededGenerator) {
+        func rand(_ r: ClosedRange<Double>) -> Double { Double.random(in: r, using: &rng) }
+        func anyLayer() -> Layer? { layers.randomElement(using: &rng) }
+        switch Int.random(in: 0..<12, using: &rng) {
+        case 0, 1:  // add under root or under another layer
+            let l = Layer()
+            l.frame = Rect(x: rand(-10...90).rounded(), y: rand(-10...70).rounded(), width: rand(4...40).rounded(), height: rand(4...30).rounded())
+            if Bool.random(using: &rng) { l.backgroundColor = Color(red: rand(0...1), green: rand(0...1), blue: rand(0...1), alpha: Bool.random(using: &rng) ? 1 : 0.5) }
+            if Bool.random(using: &rng) { l.contents = palette.randomElement(using: &rng) }
+            let parent = (Bool.random(using: &rng) ? anyLayer() : nil) ?? root
+            parent.insertSublayer(l, at: Int.random(in: 0...parent.sublayers.count, using: &rng))
+            layers.append(l)
+        case 2:  // remove
+            if let l = anyLayer() {
+                l.removeFromSuperlayer()
+                func drop(_ x: Layer) { layers.removeAll { $0 === x }; x.sublayers.forEach(drop) }
+                drop(l)
+            }
+        case 3:  // reorder among siblings
+            if let l = anyLayer(), let p = l.superlayer { p.insertSublayer(l, at: Int.random(in: 0...p.sublayers.count, using: &rng)) }
+        case 4:  // move (integral and fractional)
+            if let l = anyLayer() { l.position = Point(x: l.position.x + rand(-8...8), y: l.position.y + rand(-8...8).rounded()) }
+        case 5:  // scroll: move the bounds origin of a container
+            if let l = anyLayer() { l.bounds.origin = Point(x: rand(-6...6).rounded(), y: rand(-10...10)) ; l.clipsToBounds = Bool.random(using: &rng) }
+        case 6:  // opacity
+            if let l = anyLayer() { l.opacity = [0, 0.3, 0.7, 1].randomElement(using: &rng)! }
+        case 7:  // contents change
+            if let l = anyLayer() { l.contents = Bool.random(using: &rng) ? palette.randomElement(using: &rng) : nil; l.contentsGravity = ContentMode.allCases.randomElement(using: &rng)! }
+        case 8:  // hide / show
+            if let l = anyLayer() { l.isHidden.toggle() }
+        case 9:  // corner radius, border
+            if let l = anyLayer() { l.cornerRadius = [0, 3, 8].randomElement(using: &rng)!; l.borderWidth = [0, 1, 2.5].randomElement(using: &rng)!; l.borderColor = .white }
+        case 10: // transform
+            if let l = anyLayer() { l.transform = Bool.random(using: &rng) ? .identity : AffineTransform(rotationAngle: rand(-0.5...0.5)).scaledBy(x: rand(0.5...1.5), y: 1) }
+        default: // opaque declaration toggles (only where truthful: opaque background, no radius)
+            if let l = anyLayer() { l.isOpaque = false }
+        }
+    }
+
+    func firstDifference(_ a: Bitmap, _ b: Bitmap) -> (Int, Int, UInt32, UInt32)? {
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a.argb32(x: x, y: y), q = b.argb32(x: x, y: y)
+                if p != q { return (x, y, p, q) }
+            }
+        }
+        return nil
+    }
+}
+
+@Suite struct CompositorTests {
+    @Test func nothingChangedMeansNoDamage() throws {
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: 50, height: 50)
+        root.backgroundColor = .white
+        let c = try Compositor(pixelWidth: 50, pixelHeight: 50)
+        #expect(!c.composite(root.snapshot(), at: 0).damage.isEmpty)
+        #expect(c.composite(root.snapshot(), at: 1.0 / 60).damage.isEmpty)
+    }
+
+    @Test func movingALayerDamagesOldAndNewPlaceOnly() throws {
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+        root.backgroundColor = .white
+        let box = Layer()
+        box.frame = Rect(x: 10, y: 10, width: 20, height: 20)
+        box.backgroundColor = .red
+        root.addSublayer(box)
+        let c = try Compositor(pixelWidth: 200, pixelHeight: 200)
+        c.composite(root.snapshot(), at: 0)
+        box.position = Point(x: 120, y: 120)
+        let d = c.composite(root.snapshot(), at: 1.0 / 60).damage
+        #expect(d.area == 800, "damage \(d)")
+        #expect(c.backBuffer.argb32(x: 20, y: 20) == 0xffff_ffff)
+        #expect(c.backBuffer.argb32(x: 120, y: 120) == 0xffff_0000)
+    }
+
+    @Test func snapshotsAreSharedWhenSubtreesDoNotChange() {
+        let root = Layer(), a = Layer(), b = Layer()
+        root.addSublayer(a); root.addSublayer(b)
+        let s1 = root.snapshot()
+        b.opacity = 0.5
+        let s2 = root.snapshot()
+        #expect(s1 !== s2)
+        #expect(s1.sublayers[0] === s2.sublayers[0])
+        #expect(s1.sublayers[1] !== s2.sublayers[1])
+        #expect(s1.sublayers[1].opacity == 1)  // the old snapshot never changes
+    }
+
+    @Test func scale2RendersAtDevicePixels() throws {
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        root.backgroundColor = .blue
+        let c = try Compositor(pixelWidth: 20, pixelHeight: 20, scale: 2)
+        c.composite(root.snapshot(), at: 0)
+        #expect(c.backBuffer.argb32(x: 19, y: 19) == 0xff00_00ff)
+    }
+
+    @Test func fadeInAnimatesOnTheFrameClock() throws {
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        root.backgroundColor = .black
+        let card = Layer()
+        card.frame = root.bounds
+        card.contentsFadeInDuration = 0.3
+        root.addSublayer(card)
+        let c = try Compositor(pixelWidth: 10, pixelHeight: 10)
+        c.composite(root.snapshot(), at: 0)
+        let white = try Bitmap(width: 10, height: 10)
+        white.fill(.white)
+        card.contents = white
+        let snap = root.snapshot()
+        var values: [UInt32] = []
+        var running = true
+        var t = 1.0
+        while running {
+            let f = c.composite(snap, at: t)
+            values.append(c.backBuffer.argb32(x: 5, y: 5) & 0xff)
+            running = f.hasRunningAnimations
+            t += 1.0 / 60
+            if values.count > 100 { break }
+        }
+        #expect(values.first == 0)
+        #expect(values.last == 255)
+        #expect(values == values.sorted(), "fade must brighten monotonically: \(values)")
+        #expect((17...20).contains(values.count), "0.3 s at 60 Hz is ~18 frames, got \(values.count)")
+        // After the animation, nothing is damaged any more.
+        #expect(c.composite(snap, at: t + 1).damage.isEmpty)
+    }
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `silk` command as a user runs it: scenes render to PNGs of the right
+# size, and bad input gets one clear line on stderr and exit status 2 — never a crash or a hang.
+# Usage: Tests/cli/run.sh PATH/TO/silk     Prints "cli: N passed, M failed"; exits 1 on failure.
+set -uo pipefail
+silk=${1:?usage: run.sh PATH/TO/silk}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# png_size FILE -> "W H" from the IHDR chunk
+png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n"; print(*struct.unpack(">II", d[16:24]))' "$1"; }
+
+# expect_png NAME EXPECTED_W EXPECTED_H -- ARGS…: silk must exit 0 and write a PNG of that size
+expect_png() {
+  local name=$1 w=$2 h=$3; shift 4
+  local out="$tmp/$name.png"
+  if timeout 60 "$silk" "$@" --out "$out" >"$tmp/log" 2>&1 && [ "$(png_size "$out" 2>/dev/null)" = "$w $h" ]; then ok
+  else bad "$name: expected a ${w}x${h} PNG from: silk $* ($(head -c 300 "$tmp/log"))"; fi
+}
+
+# expect_error NAME NEEDLE -- ARGS…: exit 2, exactly one stderr line that mentions NEEDLE, no crash
+expect_error() {
+  local name=$1 needle=$2; shift 3
+  timeout 60 "$silk" "$@" --out "$tmp/never.png" >"$tmp/stdout" 2>"$tmp/stderr"; local rc=$?
+  local lines; lines=$(wc -l <"$tmp/stderr")
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$needle" "$tmp/stderr" && [ ! -e "$tmp/never.png" ]; then ok
+  else bad "$name: expected exit 2 and one stderr line naming '$needle'; got rc=$rc: $(head -c 300 "$tmp/stderr")"; fi
+}
+
+# --- scenes render ---------------------------------------------------------------------------
+expect_png shapes-1x 640 480 -- snapshot shapes
+expect_png shapes-2x 1280 960 -- snapshot shapes --scale 2
+expect_png shapes-size 300 200 -- snapshot shapes --size 300x200
+expect_png text 800 900 -- snapshot text --size 800x900
+
+# --- text files: any bytes -------------------------------------------------------------------
+printf 'Hello \xff\xfe invalid \xc3\x28 UTF-8 \xe2\x82 and a NUL \x00 byte.\n' >"$tmp/invalid.txt"
+expect_png text-invalid-utf8 400 300 -- snapshot text --text-file "$tmp/invalid.txt" --size 400x300
+head -c 200000 /dev/urandom >"$tmp/random.bin"
+expect_png text-random-bytes 400 300 -- snapshot text --text-file "$tmp/random.bin" --size 400x300
+expect_error text-missing "nope.txt" -- snapshot text --text-file "$tmp/nope.txt"
+
+# --- absurd sizes and scales -----------------------------------------------------------------
+for bad_size in 0x0 -5x10 nanxnan 100000x100000; do
+  if timeout 20 "$silk" snapshot shapes --size "$bad_size" --out "$tmp/x.png" >/dev/null 2>&1; then bad "size $bad_size accepted"; else ok; fi
+done
+for bad_scale in 0 -1 nan 1e9; do
+  if timeout 20 "$silk" snapshot shapes --scale "$bad_scale" --out "$tmp/x.png" >/dev/null 2>&1; then bad "scale $bad_scale accepted"; else ok; fi
+done
+timeout 20 "$silk" snapshot shapes --out /proc/silk.png >/dev/null 2>"$tmp/stderr"; rc=$?
+if [ $rc -eq 2 ] && grep -qF "/proc/silk.png" "$tmp/stderr"; then ok; else bad "unwritable --out: rc=$rc $(cat "$tmp/stderr")"; fi
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# ensure-packages.sh build|test|demo — makes sure the Debian packages Silk needs are installed.
+# As root it installs what is missing with apt-get; otherwise it prints the exact apt-get line
+# and exits 1. On a system without dpkg it only warns (install the equivalents yourself).
+set -euo pipefail
+
+build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev
+  libfreetype6-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libpng-dev
+  libjpeg62-turbo-dev libturbojpeg0-dev fonts-dejavu-core)
+# Fonts the text tests rely on (CJK, Arabic, Hebrew, colour emoji); small enough for CI.
+test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-emoji)
+
+want=("${build_pkgs[@]}")
+case "${1:-build}" in
+  build|demo) ;;
+  test) want+=("${test_pkgs[@]}") ;;
+  *) echo "usage: $0 build|test|demo" >&2; exit 2 ;;
+esac
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "ensure-packages: no dpkg here; make sure these (or your distribution's equivalents) are installed: ${want[*]}" >&2
+  exit 0
+fi
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get -o DPkg::Lock::Timeout=300 install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "Silk needs these Debian packages: ${missing[*]}" >&2
+  echo "Install them with:  sudo $line" >&2
+  exit 1
+fi
+echo "ensure-packages: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get -o DPkg::Lock::Timeout=300 update -q >/dev/null || true
+# Some images remove downloaded archives between dpkg runs; a second attempt then succeeds.
+$line || $line
