@@ -152,6 +152,7 @@ public struct TextLayout: Sendable {
             i += 1
         }
         paragraphs.append(pStart..<scalars.count)
+        if scalars.isEmpty { paragraphs = [] }  // empty text: no lines, size zero
 
         var lists: [FontDescriptor: FontFallbackList] = [:]
         struct Built { var draft: LineDraft; var paragraph: ShapedParagraph; var clusters: Range<Int>; var last: Bool }
