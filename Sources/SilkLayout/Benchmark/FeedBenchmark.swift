@@ -18,7 +18,7 @@ public struct FeedBenchmarkResult: Sendable, CustomStringConvertible {
     public let oneCellInvalidated: Double
 
     public var description: String {
-        func ms(_ s: Double) -> String { formatPoints(s * 1e6 / 1000) + " ms" }
+        func ms(_ s: Double) -> String { String(Double(Int((s * 1e6).rounded())) / 1000) + " ms" }
         return "feed layout: \(cells) cells, \(elementCount) elements, median of \(iterations) runs\n"
             + "  cold:                 \(ms(cold))\n"
             + "  cached:               \(ms(cached))\n"

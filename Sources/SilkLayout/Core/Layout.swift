@@ -4,21 +4,35 @@ import SilkGeometry
 /// layouts of its sub-elements. An immutable value, safe to hand to any thread.
 /// (Texture `ASLayout`.)
 public struct Layout: Sendable {
-    public let element: any LayoutElement
-    public let size: Size
+    /// The element, size and sublayouts live in one immutable object, so copying a `Layout`
+    /// (which positioning does a lot) is a single retain rather than an existential copy.
+    private final class Storage: Sendable {
+        let element: any LayoutElement
+        let size: Size
+        let sublayouts: [Layout]
+        init(element: any LayoutElement, size: Size, sublayouts: [Layout]) {
+            self.element = element; self.size = size; self.sublayouts = sublayouts
+        }
+    }
+    private let storage: Storage
     /// Top-left corner in the parent layout's coordinates.
     public let position: Point
-    public let sublayouts: [Layout]
+
+    public var element: any LayoutElement { storage.element }
+    public var size: Size { storage.size }
+    public var sublayouts: [Layout] { storage.sublayouts }
 
     public init(element: any LayoutElement, size: Size, position: Point = .zero, sublayouts: [Layout] = []) {
-        self.element = element; self.size = size; self.position = position; self.sublayouts = sublayouts
+        storage = Storage(element: element, size: size, sublayouts: sublayouts)
+        self.position = position
     }
+    private init(storage: Storage, position: Point) { self.storage = storage; self.position = position }
 
     public var frame: Rect { Rect(origin: position, size: size) }
 
     /// The same layout placed at `position`.
     public func positioned(at position: Point) -> Layout {
-        Layout(element: element, size: size, position: position, sublayouts: sublayouts)
+        Layout(storage: storage, position: position)
     }
     func offsetBy(dx: Double, dy: Double) -> Layout {
         positioned(at: Point(x: position.x + dx, y: position.y + dy))

@@ -13,10 +13,26 @@ public final class LayoutCache: Sendable {
 
     public init(capacity: Int = 4) { self.capacity = max(1, capacity) }
 
-    /// The layout stored for exactly this range and version, if any.
+    /// The layout stored for this range and version, if any. For an exact range, a layout
+    /// computed for a wider range that chose exactly that size also answers (a parent measures
+    /// a child, then lays it out at the measured size).
     public func layout(for range: SizeRange, version: UInt64) -> Layout? {
         storage.withLock { s in
-            for e in s.entries where e.version == version && e.range == range { return e.layout }
+            let n = s.entries.count
+            var i = 0
+            while i < n {
+                if s.entries[i].version == version && s.entries[i].range == range { return s.entries[i].layout }
+                i += 1
+            }
+            guard range.isExact else { return nil }
+            i = 0
+            while i < n {
+                if s.entries[i].version == version,
+                   reusable(s.entries[i].layout, from: s.entries[i].range, for: range) {
+                    return s.entries[i].layout
+                }
+                i += 1
+            }
             return nil
         }
     }
@@ -24,8 +40,13 @@ public final class LayoutCache: Sendable {
     /// Stores a layout; entries of older versions are dropped, the oldest entry makes room.
     public func store(_ layout: Layout, for range: SizeRange, version: UInt64) {
         storage.withLock { s in
-            s.entries.removeAll { $0.version != version || $0.range == range }
-            if s.entries.count >= capacity { s.entries.removeFirst() }
+            var i = s.entries.count - 1
+            while i >= 0 {
+                if s.entries[i].version != version || s.entries[i].range == range { s.entries.remove(at: i) }
+                i -= 1
+            }
+            if s.entries.count >= capacity { s.entries.remove(at: 0) }
+            if s.entries.capacity == 0 { s.entries.reserveCapacity(capacity) }
             s.entries.append(Entry(range: range, version: version, layout: layout))
         }
     }

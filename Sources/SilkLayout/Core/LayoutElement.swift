@@ -24,10 +24,15 @@ public protocol LayoutElement: Sendable {
     /// Called on any thread, possibly several times per pass with different constraints;
     /// pass `context` on so nesting depth is tracked across node boundaries.
     func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout
+
+    /// `StackLayoutSpec` returns itself, so the flexbox engine can take stacks into its pass
+    /// without a dynamic cast on the hot path. Every other element keeps the default, `nil`.
+    var stackLayoutSpec: StackLayoutSpec? { get }
 }
 
 extension LayoutElement {
     public var sublayoutElements: [any LayoutElement] { [] }
+    public var stackLayoutSpec: StackLayoutSpec? { nil }
 
     /// Lays out this element inside `constrainedSize`: resolves `style` (fractions against
     /// `parentSize`, NaN where unknown), then computes the layout. The returned layout's size
@@ -88,7 +93,7 @@ enum ElementLayout {
                        context: LayoutContext) throws(LayoutError) -> Layout {
         let style = element.style
         if style.display == .none { return Layout(element: element, size: .zero) }
-        if let stack = element as? StackLayoutSpec {
+        if let stack = element.stackLayoutSpec {
             return try FlexBox.layoutRoot(stack, style: style, in: range, parentSize: parentSize, context: context)
         }
         let depth = context.depth + 1

@@ -21,7 +21,7 @@ enum ASCIIArt {
         if children.isEmpty { return ["[\(name)]"] }
         let boxes = children.map { box(for: $0, depth: depth + 1) }
         var horizontal = false
-        if let stack = element as? StackLayoutSpec {
+        if let stack = element.stackLayoutSpec {
             horizontal = stack.direction == .horizontal || stack.direction == .horizontalReverse
         }
         let content = horizontal ? sideBySide(boxes) : stacked(boxes)

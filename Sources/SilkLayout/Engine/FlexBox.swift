@@ -96,12 +96,12 @@ final class FlexBox {
     /// The non-stack element's layout from the latest performed layout (its sublayouts).
     var contentLayout: Layout?
 
-    // Caches (Yoga keeps 16 measurements and one layout; this engine's trees are short-lived).
-    var cachedMeasurements: [FlexCacheEntry] = []
-    var nextCacheIndex = 0
+    // Caches, stored inline to spare allocations (Yoga keeps 16 measurements and one layout;
+    // these trees live for one pass).
+    var measurements = MeasurementCache()
     var cachedLayout: FlexCacheEntry?
-    /// Memo of the non-stack element's layouts by content size range.
-    var elementLayouts: [(SizeRange, Layout)] = []
+    /// The non-stack element's recent layouts by content size range.
+    var elementLayouts = ElementLayoutMemo()
 
     init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
          parentDirection: FlexDirection?) {
@@ -139,7 +139,7 @@ final class FlexBox {
     static func build(_ element: any LayoutElement, style: Style, isRoot: Bool, depth: Int,
                       parentDirection: FlexDirection?, context: LayoutContext) throws(LayoutError) -> FlexBox {
         try context.checkDepth(depth)
-        let stack = element as? StackLayoutSpec
+        let stack = element.stackLayoutSpec
         let box = FlexBox(element: element, style: style, stack: stack, isRoot: isRoot, depth: depth,
                           parentDirection: parentDirection)
         if let stack, !stack.children.isEmpty {
@@ -338,9 +338,7 @@ final class FlexBox {
         if performLayout {
             if let c = cachedLayout, c.matches(availableWidth, availableHeight, widthMode, heightMode) { hit = c }
         } else {
-            for c in cachedMeasurements where c.matches(availableWidth, availableHeight, widthMode, heightMode) {
-                hit = c; break
-            }
+            hit = measurements.lookup(availableWidth, availableHeight, widthMode, heightMode)
         }
         if let hit {
             measuredWidth = hit.width; measuredHeight = hit.height
@@ -351,14 +349,7 @@ final class FlexBox {
             let entry = FlexCacheEntry(availableWidth: availableWidth, availableHeight: availableHeight,
                                        widthMode: widthMode, heightMode: heightMode,
                                        width: measuredWidth, height: measuredHeight)
-            if performLayout {
-                cachedLayout = entry
-            } else if cachedMeasurements.count < 8 {
-                cachedMeasurements.append(entry)
-            } else {
-                cachedMeasurements[nextCacheIndex] = entry
-                nextCacheIndex = (nextCacheIndex + 1) % 8
-            }
+            if performLayout { cachedLayout = entry } else { measurements.insert(entry) }
         }
         if performLayout {
             layoutWidth = measuredWidth
@@ -372,7 +363,7 @@ final class FlexBox {
         x = 0; y = 0
         contentLayout = nil
         cachedLayout = nil
-        cachedMeasurements.removeAll(keepingCapacity: true)
+        measurements = MeasurementCache()
         for child in children { child.zeroOutRecursively() }
     }
 
@@ -420,13 +411,12 @@ final class FlexBox {
     }
 
     private func elementLayout(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
-        for (r, l) in elementLayouts where r == range { return l }
+        if let l = elementLayouts.lookup(range) { return l }
         let saved = context.depth
         context.depth = depth
         defer { context.depth = saved }
         let l = try element.calculateLayoutThatFits(range, context: context)
-        if elementLayouts.count >= 4 { elementLayouts.removeFirst() }
-        elementLayouts.append((range, l))
+        elementLayouts.insert(range, l)
         return l
     }
 
@@ -454,4 +444,59 @@ final class FlexBox {
         measuredHeight = boundAxis(.column, h, ownerHeight, ownerWidth)
         return true
     }
+}
+
+/// Four measurements kept inline, replaced round-robin.
+struct MeasurementCache {
+    private var e0, e1, e2, e3: FlexCacheEntry?
+    private var next = 0
+
+    @inline(__always)
+    func lookup(_ w: Double, _ h: Double, _ wm: SizingMode, _ hm: SizingMode) -> FlexCacheEntry? {
+        if let e = e0, e.matches(w, h, wm, hm) { return e }
+        if let e = e1, e.matches(w, h, wm, hm) { return e }
+        if let e = e2, e.matches(w, h, wm, hm) { return e }
+        if let e = e3, e.matches(w, h, wm, hm) { return e }
+        return nil
+    }
+    mutating func insert(_ entry: FlexCacheEntry) {
+        switch next {
+        case 0: e0 = entry
+        case 1: e1 = entry
+        case 2: e2 = entry
+        default: e3 = entry
+        }
+        next = (next + 1) & 3
+    }
+}
+
+/// Two recent layouts of a non-stack element, by content range. An exact range equal to the
+/// size an earlier layout chose reuses that layout (Yoga's "exact size matches the old
+/// measured size" rule): a parent measures a child, then lays it out at the measured size.
+struct ElementLayoutMemo {
+    private var r0: SizeRange?, l0: Layout?
+    private var r1: SizeRange?, l1: Layout?
+    private var next = 0
+
+    func lookup(_ range: SizeRange) -> Layout? {
+        if let r = r0, r == range { return l0 }
+        if let r = r1, r == range { return l1 }
+        guard range.isExact else { return nil }
+        if let r = r0, let l = l0, reusable(l, from: r, for: range) { return l }
+        if let r = r1, let l = l1, reusable(l, from: r, for: range) { return l }
+        return nil
+    }
+    mutating func insert(_ range: SizeRange, _ layout: Layout) {
+        if next == 0 { r0 = range; l0 = layout } else { r1 = range; l1 = layout }
+        next ^= 1
+    }
+}
+
+/// Whether `layout`, computed for `old`, is also the layout for the exact range `new`: its
+/// size is `new`'s size and lies inside `old`.
+@inline(__always)
+func reusable(_ layout: Layout, from old: SizeRange, for new: SizeRange) -> Bool {
+    let s = layout.size
+    return s == new.min && s.width >= old.min.width && s.width <= old.max.width
+        && s.height >= old.min.height && s.height <= old.max.height
 }

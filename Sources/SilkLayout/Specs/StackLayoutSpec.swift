@@ -75,6 +75,7 @@ public final class StackLayoutSpec: LayoutSpec, DebugNamedElement {
     }
 
     public var sublayoutElements: [any LayoutElement] { children }
+    public var stackLayoutSpec: StackLayoutSpec? { self }
 
     /// Runs the flexbox engine with this stack as the root.
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
