@@ -19,7 +19,7 @@ public enum CSSStyleMapping {
         var rowGap: Dimension = 0, columnGap: Dimension = 0
 
         func bad(_ key: String, _ v: Any) -> CorpusError {
-            CorpusError(message: "\(path): style \(key) has an invalid value \(v)")
+            CorpusError(message: "\(path): style \(key) has an invalid value \(CorpusFile.describe(v))")
         }
         func keyword(_ key: String, _ v: Any) throws(CorpusError) -> String {
             guard let s = v as? String else { throw bad(key, v) }

@@ -50,6 +50,10 @@ public enum CorpusFile {
     public static func parse(_ data: Data) throws(CorpusError) -> [CorpusCase] {
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: data) } catch {
+            let depth = nestingDepth(data)
+            if depth > 512 {
+                throw CorpusError(message: "JSON nests \(depth) levels deep; the reader accepts at most 512 (about 250 nested nodes)")
+            }
             throw CorpusError(message: "not valid JSON (\(error.localizedDescription))")
         }
         guard let top = json as? [String: Any] else { throw CorpusError(message: "top level is not an object") }
@@ -115,6 +119,34 @@ public enum CorpusFile {
                                    width: try field("width"), height: try field("height"))
         }
         return CorpusNode(spec: spec, children: children, expected: expected)
+    }
+
+    /// The deepest bracket nesting outside strings (to explain a parser refusal).
+    static func nestingDepth(_ data: Data) -> Int {
+        var depth = 0, deepest = 0, inString = false, escaped = false
+        for b in data {
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true }
+                else if b == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
+    }
+
+    /// A JSON value as a user wrote it, for error messages.
+    static func describe(_ v: Any) -> String {
+        if let n = v as? NSNumber, String(describing: type(of: v)).contains("Bool") { return n.boolValue ? "true" : "false" }
+        if let s = v as? String { return "\"\(s)\"" }
+        if v is [Any] { return "an array" }
+        if v is [String: Any] { return "an object" }
+        return "\(v)"
     }
 
     static func number(_ v: Any) -> Double? {
