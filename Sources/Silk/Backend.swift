@@ -1,0 +1,62 @@
+import Foundation
+import SilkRaster
+import SilkRender
+
+/// Where frames go.
+public enum Backend: String, Sendable, CaseIterable {
+    /// Wayland if `WAYLAND_DISPLAY` is set, else a usable `/dev/fb0`, else headless.
+    case auto
+    case wayland
+    case fbdev
+    case headless
+}
+
+/// Why a backend could not be opened: one line for the user, naming the device or socket.
+public struct BackendError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The outcome of backend selection: the presenter to use and, for `auto`, why.
+public struct BackendChoice {
+    public let presenter: any Presenter
+    public let backend: Backend
+    /// Human-readable reasoning ("WAYLAND_DISPLAY is not set; /dev/fb0: …; using headless").
+    public let explanation: String
+}
+
+extension Backend {
+    /// Opens a presenter for this backend at `pixelWidth`×`pixelHeight`.
+    ///
+    /// The Wayland and framebuffer presenters are not part of this build yet: asking for them
+    /// explicitly is an error; `auto` notes why it skipped them and falls back to headless.
+    public func open(pixelWidth: Int, pixelHeight: Int, scale: Double,
+                     environment: [String: String] = ProcessInfo.processInfo.environment,
+                     headlessClock: HeadlessPresenter.Clock = .realTime) throws -> BackendChoice {
+        switch self {
+        case .wayland:
+            throw BackendError("--backend wayland: the Wayland presenter is not built yet in this version of Silk")
+        case .fbdev:
+            throw BackendError("--backend fbdev: the framebuffer presenter is not built yet in this version of Silk")
+        case .headless:
+            let p = try HeadlessPresenter(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, clock: headlessClock)
+            return BackendChoice(presenter: p, backend: .headless, explanation: "headless (requested)")
+        case .auto:
+            var reasons: [String] = []
+            if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty {
+                reasons.append("WAYLAND_DISPLAY=\(display) is set, but the Wayland presenter is not built yet")
+            } else {
+                reasons.append("WAYLAND_DISPLAY is not set")
+            }
+            let fb = environment["SILK_FBDEV"] ?? "/dev/fb0"
+            if FileManager.default.fileExists(atPath: fb) {
+                reasons.append("\(fb) exists, but the framebuffer presenter is not built yet")
+            } else {
+                reasons.append("\(fb) does not exist")
+            }
+            let p = try HeadlessPresenter(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, clock: headlessClock)
+            return BackendChoice(presenter: p, backend: .headless,
+                                 explanation: reasons.joined(separator: "; ") + "; using headless")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import SilkGeometry
+import SilkRaster
+import SilkRender
+import SilkRunLoop
+
+/// A window: a root layer the app builds its tree under, shown by a presenter through the
+/// render thread.
+///
+/// Commits happen in one place: a `.beforeWaiting` observer of the main loop with
+/// `Window.commitObserverOrder` (late, so node-level committers registered before it run first)
+/// hands the root layer's snapshot to the render thread when it changed. Setting layer
+/// properties never renders by itself; frames come on the presenter's clock.
+public final class Window {
+    /// Order of the window's commit observer among `.beforeWaiting` observers.
+    public static let commitObserverOrder = 1_000_000
+
+    public let rootLayer = Layer()
+    public let presenter: any Presenter
+    public let renderThread: RenderThread
+    /// Size in points.
+    public let size: Size
+    public let scale: Double
+    private var lastCommitted: LayerSnapshot?
+    private var observer: ObserverToken?
+    private weak var loop: EventLoop?
+
+    init(presenter: any Presenter, background: Color, loop: EventLoop) throws {
+        self.presenter = presenter
+        scale = presenter.scale
+        size = Size(width: Double(presenter.pixelWidth) / presenter.scale, height: Double(presenter.pixelHeight) / presenter.scale)
+        rootLayer.frame = Rect(size: size)
+        rootLayer.backgroundColor = background
+        rootLayer.isOpaque = background.isOpaque
+        rootLayer.name = "window"
+        renderThread = try RenderThread(presenter: presenter, clearColor: background)
+        self.loop = loop
+        renderThread.start()
+        observer = loop.addObserver(.beforeWaiting, order: Window.commitObserverOrder) { [weak self] _ in
+            self?.commitIfNeeded()
+        }
+    }
+
+    /// Hands the current tree to the render thread if anything changed since the last commit.
+    /// Called by the loop's observer; call it directly only outside a running loop (tests).
+    @discardableResult
+    public func commitIfNeeded() -> Bool {
+        let snapshot = rootLayer.snapshot()
+        guard snapshot !== lastCommitted else { return false }
+        lastCommitted = snapshot
+        renderThread.commit(snapshot)
+        return true
+    }
+
+    /// Stops the render thread (the window shows nothing afterwards).
+    public func close() {
+        if let observer { loop?.removeObserver(observer) }
+        observer = nil
+        renderThread.stop()
+    }
+}
