@@ -245,6 +245,16 @@ struct TextLayoutTests {
         #expect(l.text.scalarCount == TextLayout.maximumLength)
     }
 
+    @Test func longParagraphsAreShapedInWindowsWithoutSeams() {
+        let words = (0..<2000).map { "w\($0 % 97)" }.joined(separator: " ")  // > 4096 scalars, one paragraph
+        let l = layout(words, width: 200)
+        #expect(l.text.scalarCount > TextLayout.shapingWindow)
+        for (a, b) in zip(l.lines, l.lines.dropFirst()) { #expect(a.characterRange.upperBound == b.characterRange.lowerBound) }
+        #expect(l.lines.last?.characterRange.upperBound == l.text.scalarCount)
+        // No short line where one window ends and the next begins.
+        for line in l.lines.dropLast() { #expect(line.rect.width > 150) }
+    }
+
     @Test func builtinFontWhenSystemFontsAreMissing() {
         let db = FontDatabase(useSystemFonts: false)
         let l = TextLayout(text: AttributedText("Hello 中文", attributes: TextAttributes(fontFamily: "No Such Family")),

@@ -18,6 +18,11 @@ enum Bidi {
         guard n > 0, let start = text.baseAddress else {
             return ([], direction == .rightToLeft)
         }
+        // Fast path: no right-to-left letters and no bidi controls means every level is 0 unless
+        // the paragraph is forced right-to-left (most Latin and CJK text never calls FriBidi).
+        if direction != .rightToLeft && !text.contains(where: mayNeedBidi) {
+            return ([UInt8](repeating: 0, count: n), false)
+        }
         var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: n)
         var brackets = [FriBidiBracketType](repeating: 0, count: n)
         var levels = [FriBidiLevel](repeating: 0, count: n)
@@ -29,6 +34,15 @@ enum Bidi {
             return ([UInt8](repeating: rtl ? 1 : 0, count: n), rtl)
         }
         return (levels.map { UInt8(clamping: max(0, Int($0))) }, rtl)
+    }
+
+    /// Scalars of right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, NKo, …) and the explicit
+    /// bidi formatting characters.
+    @inline(__always) static func mayNeedBidi(_ c: UInt32) -> Bool {
+        if c < 0x0590 { return false }
+        return c <= 0x08FF || (c >= 0x200E && c <= 0x200F) || (c >= 0x202A && c <= 0x202E)
+            || (c >= 0x2066 && c <= 0x2069) || (c >= 0xFB1D && c <= 0xFDFF) || (c >= 0xFE70 && c <= 0xFEFF)
+            || (c >= 0x10800 && c <= 0x10FFF) || (c >= 0x1E800 && c <= 0x1EFFF)
     }
 
     /// UAX #9 rule L2: the visual order of items with the given levels (indices into `levels`).

@@ -53,12 +53,14 @@ enum LineBreaking {
     static func isHyphen(_ c: UInt32) -> Bool { c == 0x2D || c == 0x2010 || c == 0x2012 || c == 0x2013 || c == 0xAD }
     static func isDigit(_ c: UInt32) -> Bool { c >= 0x30 && c <= 0x39 }
     static func isLetter(_ c: UInt32) -> Bool {
+        if c < 0x80 { return (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
         guard let s = Unicode.Scalar(c) else { return false }
         return s.properties.isAlphabetic
     }
 
     /// Marks, joiners, variation selectors, emoji modifiers and tags: they stick to what precedes.
     static func isAttaching(_ c: UInt32) -> Bool {
+        if c < 0x300 { return false }  // no marks or joiners below the combining diacriticals
         if c == 0x200D || c == 0x200C || c == 0x20E3 { return true }
         if (c >= 0xFE00 && c <= 0xFE0F) || (c >= 0xE0100 && c <= 0xE01EF) || (c >= 0xE0020 && c <= 0xE007F) { return true }
         if c >= 0x1F3FB && c <= 0x1F3FF { return true }
@@ -71,6 +73,7 @@ enum LineBreaking {
 
     /// UAX #14 class ID, roughly: CJK ideographs, kana, Hangul, Yi, fullwidth forms, emoji.
     static func isIdeographic(_ c: UInt32) -> Bool {
+        if c < 0x2E80 { return false }
         switch c {
         case 0x2E80...0x2FFF, 0x3003...0x3007, 0x3012...0x3013, 0x3020...0x3029, 0x3030...0x303E,
              0x3040...0x309F, 0x30A0...0x30FF, 0x3100...0x31FF, 0x3200...0x4DBF, 0x4E00...0x9FFF,

@@ -94,6 +94,8 @@ public struct TextLink: Hashable, Sendable {
 public struct TextLayout: Sendable {
     /// Longest text laid out, in Unicode scalars (1 Mi); longer text is cut and marked truncated.
     public static let maximumLength = 1 << 20
+    /// Scalars shaped at a time in a long paragraph (see the paragraph loop in `init`).
+    static let shapingWindow = 4096
 
     public let text: AttributedText
     public let constrainedSize: Size
@@ -162,27 +164,48 @@ public struct TextLayout: Sendable {
         func lineHeight(_ d: LineDraft, _ p: ShapedParagraph) -> Double {
             (d.ascent + d.descent + d.gap) * p.attributes.effectiveLineHeightMultiple
         }
+        // Long paragraphs in a finite width are shaped in windows of `shapingWindow` scalars:
+        // the lines of a window are kept except its last, where the next window starts, so a
+        // 1 MiB paragraph drawn in a small box costs a few windows, not the whole text.
         paragraphLoop: for pr in paragraphs {
             if built.count >= lineLimit { truncated = true; break }
-            let para = ShapedParagraph(scalars: Array(scalars[pr]), start: pr.lowerBound, text: text, fonts: fonts, lists: &lists)
-            let ranges = para.lineRanges(maxWidth: maxWidth, stopAfter: lineLimit == Int.max ? Int.max : lineLimit - built.count + 1)
-            for (li, r) in ranges.enumerated() {
-                if built.count >= lineLimit { truncated = true; break paragraphLoop }
-                let visible = para.trimmingTrailingWhitespace(r)
-                let isLast = li == ranges.count - 1
-                var extra = 0.0
-                if para.attributes.alignment == .justified, maxWidth.isFinite, !isLast {
-                    let spaces = para.whitespaceCount(visible)
-                    if spaces > 0 { extra = max(0, (maxWidth - para.width(of: visible)) / Double(spaces)) }
+            let paraAttributes = text.attributes(at: pr.lowerBound)
+            let bidi = scalars[pr].withUnsafeBufferPointer { Bidi.resolve($0, direction: paraAttributes.baseWritingDirection) }
+            var s = pr.lowerBound
+            while true {
+                let e = maxWidth.isFinite ? min(pr.upperBound, s + TextLayout.shapingWindow) : pr.upperBound
+                let final = e == pr.upperBound
+                let para = ShapedParagraph(scalars: Array(scalars[s..<e]), start: s, text: text,
+                                           paragraphAttributes: paraAttributes,
+                                           bidi: (bidi.levels[(s - pr.lowerBound)..<(e - pr.lowerBound)], bidi.rightToLeft),
+                                           fonts: fonts, lists: &lists)
+                var ranges = para.lineRanges(maxWidth: maxWidth, stopAfter: lineLimit == Int.max ? Int.max : lineLimit - built.count + 1)
+                var nextStart = pr.upperBound
+                if !final && ranges.count > 1 && ranges.last!.upperBound == para.clusters.count {
+                    nextStart = s + para.clusters[ranges.removeLast().lowerBound].start
+                } else if !final {
+                    nextStart = ranges.last.map { s + ($0.upperBound < para.clusters.count ? para.clusters[$0.upperBound].start : para.scalars.count) } ?? e
                 }
-                var draft = para.makeLine([.clusters(visible)], token: nil, tokenCluster: 0..<0, justifyExtra: extra)
-                if !r.isEmpty {
-                    draft.characterRange = (para.start + para.clusters[r.lowerBound].start)..<(para.start + para.clusters[r.upperBound - 1].end)
+                for (li, r) in ranges.enumerated() {
+                    if built.count >= lineLimit { truncated = true; break paragraphLoop }
+                    let visible = para.trimmingTrailingWhitespace(r)
+                    let isLast = final && li == ranges.count - 1
+                    var extra = 0.0
+                    if para.attributes.alignment == .justified, maxWidth.isFinite, !isLast {
+                        let spaces = para.whitespaceCount(visible)
+                        if spaces > 0 { extra = max(0, (maxWidth - para.width(of: visible)) / Double(spaces)) }
+                    }
+                    var draft = para.makeLine([.clusters(visible)], token: nil, tokenCluster: 0..<0, justifyExtra: extra)
+                    if !r.isEmpty {
+                        draft.characterRange = (para.start + para.clusters[r.lowerBound].start)..<(para.start + para.clusters[r.upperBound - 1].end)
+                    }
+                    let h = lineHeight(draft, para)
+                    if !built.isEmpty && height + h > maxHeight + 1e-6 { truncated = true; break paragraphLoop }
+                    built.append(Built(draft: draft, paragraph: para, clusters: r, last: isLast))
+                    height += h
                 }
-                let h = lineHeight(draft, para)
-                if !built.isEmpty && height + h > maxHeight + 1e-6 { truncated = true; break paragraphLoop }
-                built.append(Built(draft: draft, paragraph: para, clusters: r, last: isLast))
-                height += h
+                if final || nextStart >= pr.upperBound { break }
+                s = nextStart
             }
         }
 

@@ -68,11 +68,14 @@ final class ShapedParagraph {
     /// Metrics for a line with no glyphs (an empty paragraph).
     let emptyMetrics: (ascent: Double, descent: Double, gap: Double)
 
-    init(scalars: [UInt32], start: Int, text: AttributedText, fonts: FontDatabase,
+    /// Shapes `scalars` (text positions `start…`). `paragraphAttributes` and `bidi` come from
+    /// the whole paragraph when this is one window of a long one (see TextLayout).
+    init(scalars: [UInt32], start: Int, text: AttributedText, paragraphAttributes: TextAttributes,
+         bidi: (levels: ArraySlice<UInt8>, rightToLeft: Bool), fonts: FontDatabase,
          lists: inout [FontDescriptor: FontFallbackList]) {
         self.start = start
         self.scalars = scalars
-        let paraAttributes = text.attributes(at: start)
+        let paraAttributes = paragraphAttributes
         attributes = paraAttributes
         func list(_ a: TextAttributes) -> FontFallbackList {
             if let l = lists[a.fontDescriptor] { return l }
@@ -87,10 +90,9 @@ final class ShapedParagraph {
             emptyMetrics = (0.93 * size, 0.24 * size, 0)
         }
 
-        // STEP 1: bidi levels.
-        let (lv, rtl) = scalars.withUnsafeBufferPointer { Bidi.resolve($0, direction: paraAttributes.baseWritingDirection) }
-        levels = lv
-        rightToLeft = rtl
+        // STEP 1: bidi levels (resolved by the caller over the whole paragraph).
+        levels = Array(bidi.levels)
+        rightToLeft = bidi.rightToLeft
         guard !scalars.isEmpty else { return }
 
         // STEP 2: itemize.
@@ -105,41 +107,59 @@ final class ShapedParagraph {
         var runIndex = 0
         let runs = text.runs
         while runIndex + 1 < runs.count && runs[runIndex].range.upperBound <= start { runIndex += 1 }
-        var current: TextItem? = nil
-        var currentRun = -1
+        // The item being grown (kept in locals: copying a TextItem per character is costly).
+        var currentRun = -1, currentStart = 0, currentEnd = 0
+        var currentSelection: FontSelection? = nil
+        var currentAttributes = paraAttributes
+        var currentLevel: UInt8 = 0
+        var currentScript = HB_SCRIPT_COMMON
+        var listRun = -1
+        var runList = list(paraAttributes)
+        var attrs = paraAttributes
         for i in scalars.indices {
             let abs = start + i
             while runIndex + 1 < runs.count && runs[runIndex].range.upperBound <= abs { runIndex += 1 }
-            let attrs = runs.isEmpty ? paraAttributes : runs[runIndex].attributes
+            if listRun != runIndex, !runs.isEmpty {
+                // Font lists are looked up once per attribute run, not per character.
+                attrs = runs[runIndex].attributes
+                runList = list(attrs)
+                listRun = runIndex
+            }
             let c = scalars[i]
             let next = i + 1 < scalars.count ? scalars[i + 1] : 0
-            let emoji = (Unicode.Scalar(c)?.properties.isEmojiPresentation ?? false) || next == 0xFE0F
+            let emoji = next == 0xFE0F || (c >= 0x231A && (Unicode.Scalar(c)?.properties.isEmojiPresentation ?? false))
             var selection: FontSelection? = nil
-            if let cur = current {
+            if let cur = currentSelection {
                 if LineBreaking.isAttaching(c) {
                     // Marks, joiners, variation selectors, skin tones: stay with the base character.
-                    selection = cur.selection
-                } else if !emoji, currentRun == runIndex, !cur.selection.face.hasColorGlyphs,
-                          Shaper.isNeutral(Shaper.script(of: c)), cur.selection.face.covers(c) {
+                    selection = cur
+                } else if !emoji, currentRun == runIndex, !cur.face.hasColorGlyphs,
+                          Shaper.isNeutral(Shaper.script(of: c)), cur.face.covers(c) {
                     // Spaces, punctuation and digits stay in the surrounding font.
-                    selection = cur.selection
+                    selection = cur
                 }
             }
             if selection == nil {
-                selection = list(attrs).selection(for: c, preferColor: emoji)
+                selection = runList.selection(for: c, preferColor: emoji)
             }
             guard let sel = selection else { continue }
-            if var cur = current, currentRun == runIndex, cur.selection == sel, cur.level == levels[i], cur.script == scripts[i],
-               cur.range.upperBound == i {
-                cur.range = cur.range.lowerBound..<(i + 1)
-                current = cur
+            if currentRun == runIndex, currentSelection == sel, currentLevel == levels[i], currentScript == scripts[i],
+               currentEnd == i {
+                currentEnd = i + 1
             } else {
-                if let cur = current { items.append(cur) }
-                current = TextItem(range: i..<(i + 1), selection: sel, attributes: attrs, level: levels[i], script: scripts[i])
+                if currentRun >= 0 {
+                    items.append(TextItem(range: currentStart..<currentEnd, selection: currentSelection!, attributes: currentAttributes,
+                                          level: currentLevel, script: currentScript))
+                }
+                currentStart = i; currentEnd = i + 1; currentSelection = sel; currentAttributes = attrs
+                currentLevel = levels[i]; currentScript = scripts[i]
                 currentRun = runIndex
             }
         }
-        if let cur = current { items.append(cur) }
+        if currentRun >= 0 {
+            items.append(TextItem(range: currentStart..<currentEnd, selection: currentSelection!, attributes: currentAttributes,
+                                  level: currentLevel, script: currentScript))
+        }
 
         // STEP 3: shape.
         scalars.withUnsafeBufferPointer { buf in
@@ -273,7 +293,18 @@ final class ShapedParagraph {
                 var ids: [UInt32] = [], pens: [Double] = [], offsets: [Point] = [], advances: [Double] = []
                 var cStarts: [Int] = [], cEnds: [Int] = []
                 let runX = pen
-                for g in it.glyphs where r.contains(g.cluster) {
+                // Glyph clusters are monotonic (rising for LTR items, falling for RTL): find the slice.
+                let rtl = it.level & 1 == 1
+                var lo = 0, hi = it.glyphs.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    let c = it.glyphs[mid].cluster
+                    if rtl ? c >= r.upperBound : c < r.lowerBound { lo = mid + 1 } else { hi = mid }
+                }
+                var gi = lo
+                while gi < it.glyphs.count && r.contains(it.glyphs[gi].cluster) {
+                    let g = it.glyphs[gi]
+                    gi += 1
                     var adv = g.advance
                     if justifyExtra > 0 && LineBreaking.isSpace(scalars[g.cluster]) { adv += justifyExtra }
                     ids.append(g.id); pens.append(pen); offsets.append(Point(x: g.dx, y: g.dy)); advances.append(adv)
