@@ -99,6 +99,22 @@ struct TextRenderingTests {
         #expect(cache.statistics.misses == 0)
     }
 
+    @Test func batchedAndPerGlyphPathsDrawTheSamePixels() throws {
+        // Far from the edges a line goes through pixman_composite_glyphs_no_mask; near them each
+        // glyph is composited and clipped on its own. Both must give the same pixels.
+        let l = TextLayout(text: AttributedText("Hello, Wörld — 123", attributes: TextAttributes(fontSize: 18)),
+                           constrainedTo: Size(width: .infinity, height: .infinity))
+        let w = Int(l.size.width.rounded(.up)) + 4, h = Int(l.size.height.rounded(.up)) + 4
+        let big = try Bitmap(width: w + 200, height: h + 200)
+        l.draw(into: big, at: Point(x: 100, y: 100))
+        let tight = try Bitmap(width: w, height: h)
+        l.draw(into: tight, at: Point(x: 2, y: 2))
+        var same = true
+        for y in 0..<h { for x in 0..<w where tight.argb32(x: x, y: y) != big.argb32(x: x + 98, y: y + 98) { same = false } }
+        #expect(same)
+        #expect(!inkBounds(tight).isEmpty)
+    }
+
     @Test func glyphCacheStaysWithinBudget() throws {
         let cache = GlyphCache(byteBudget: 1 << 16)
         for size in stride(from: 10.0, through: 60, by: 5) {

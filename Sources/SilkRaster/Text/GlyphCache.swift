@@ -13,6 +13,13 @@ import Foundation
 // happens outside it under the face's own FreeType lock, so two threads missing the same glyph
 // may both render it (the first insert wins) but never block each other's hits.
 //
+// Drawing: pixman's own glyph cache (pixman_glyph_cache_t + pixman_composite_glyphs_no_mask)
+// composites a whole run in one call, several times faster than a composite per glyph, but it
+// is not thread-safe. So GlyphCache also keeps a pool of pixman glyph caches: each draw checks
+// one out for its exclusive use and returns it, so concurrent draws never share one. A pixman
+// cache hit skips this class's lock entirely; a miss inserts the image from the maps above.
+// pixman bounds each of its caches itself (it evicts down to 8192 glyphs past 16384).
+//
 // Memory: bounded by `byteBudget` with two generations — when the current map fills half the
 // budget it becomes the previous one and the old previous is dropped; a hit in the previous
 // generation is promoted. This approximates LRU at the cost of one extra lookup on a miss.
@@ -135,7 +142,41 @@ public final class GlyphCache: @unchecked Sendable {
     private var currentBytes = 0
     private var hitCount = 0, missCount = 0
 
+    /// Idle pixman glyph caches, and the generation they belong to (bumped by `removeAll`).
+    private var pixmanCaches: [OpaquePointer] = []
+    private var pixmanGeneration = 0
+
     public init(byteBudget: Int) { self.byteBudget = max(1 << 16, byteBudget) }
+
+    deinit {
+        for c in pixmanCaches { pixman_glyph_cache_destroy(c) }
+    }
+
+    /// A pixman glyph cache for one draw's exclusive use, frozen for inserts; give it back with
+    /// `checkIn`. (pixman_glyph_cache_create / _freeze)
+    func checkOutPixmanCache() -> (cache: OpaquePointer, generation: Int)? {
+        lock.lock()
+        let reused = pixmanCaches.popLast()
+        let generation = pixmanGeneration
+        lock.unlock()
+        guard let cache = reused ?? pixman_glyph_cache_create() else { return nil }
+        pixman_glyph_cache_freeze(cache)
+        return (cache, generation)
+    }
+
+    /// Returns a pixman cache after a draw (thawing it lets pixman evict), counting its hits.
+    func checkIn(_ cache: OpaquePointer, generation: Int, hits: Int) {
+        pixman_glyph_cache_thaw(cache)
+        lock.lock()
+        hitCount += hits
+        if generation == pixmanGeneration && pixmanCaches.count < 16 {
+            pixmanCaches.append(cache)
+            lock.unlock()
+        } else {
+            lock.unlock()
+            pixman_glyph_cache_destroy(cache)
+        }
+    }
 
     /// Lookups served from the cache and glyphs rendered, since creation or `removeAll()`.
     public var statistics: (hits: Int, misses: Int, bytes: Int) {
@@ -147,6 +188,9 @@ public final class GlyphCache: @unchecked Sendable {
     public func removeAll() {
         lock.lock(); defer { lock.unlock() }
         current = [:]; previous = [:]; currentBytes = 0; hitCount = 0; missCount = 0
+        for c in pixmanCaches { pixman_glyph_cache_destroy(c) }
+        pixmanCaches = []
+        pixmanGeneration += 1
     }
 
     /// The glyph image, rendered on a miss. Blank (image nil) when the glyph has no pixels or

@@ -35,7 +35,13 @@ extension TextLayout {
         guard !box.isEmpty else { return }
         var ctx = DrawContext(destination: bitmap.image, clip: (Int(box.minX), Int(box.minY), Int(box.maxX), Int(box.maxY)),
                               opacity: alpha)
-        defer { ctx.release() }
+        let pixmanCache = glyphCache.checkOutPixmanCache()
+        var pixmanHits = 0
+        var batch: [pixman_glyph_t] = []
+        defer {
+            ctx.release()
+            if let pixmanCache { glyphCache.checkIn(pixmanCache.cache, generation: pixmanCache.generation, hits: pixmanHits) }
+        }
 
         // Lines whose (generously padded) box misses the clip are skipped.
         let visible = lines.filter { line in
@@ -55,24 +61,61 @@ extension TextLayout {
             }
         }
 
-        // Pass 2: glyphs.
+        // Pass 2: glyphs. A run goes through the checked-out pixman glyph cache and one
+        // pixman_composite_glyphs_no_mask call when its glyphs' extents lie inside the clip;
+        // otherwise (and for colour glyphs) glyph by glyph, clipped here.
         for line in visible {
             let baselinePx = ((origin.y + line.baseline) * scale).rounded()
             let lineX = origin.x + line.rect.minX
             for run in line.runs where !run.glyphs.isEmpty {
                 let size26_6 = Int((run.fontSize * scale * 64).rounded())
-                guard size26_6 > 0 else { continue }
+                guard size26_6 > 0, size26_6 < 1 << 24 else { continue }
                 let source = ctx.solid(run.attributes.color)
                 let sel = run.selection
+                var positions: [(x: Int, y: Int, phase: Int, index: Int)] = []
+                positions.reserveCapacity(run.glyphs.count)
                 for i in run.glyphs.indices {
                     let gx = (lineX + run.penX[i] + run.offsets[i].x) * scale
                     let gy = baselinePx + (run.offsets[i].y * scale).rounded()
-                    let quarter = (gx * 4).rounded(.down)
-                    let px = Int((quarter / 4).rounded(.down)), phase = Int(quarter) & 3
                     guard abs(gx) < 1e7, abs(gy) < 1e7 else { continue }
-                    let g = glyphCache.glyph(run.glyphs[i], face: sel.face, size26_6: size26_6, subpixel: phase,
+                    let quarter = (gx * 4).rounded(.down)
+                    positions.append((Int((quarter / 4).rounded(.down)), Int(gy), Int(quarter) & 3, i))
+                }
+                if !sel.face.hasColorGlyphs, let pc = pixmanCache?.cache, let source {
+                    batch.removeAll(keepingCapacity: true)
+                    var hits = 0
+                    for p in positions {
+                        let variant = UInt(p.phase) | (sel.syntheticBold ? 4 : 0) | (sel.syntheticOblique ? 8 : 0)
+                        let fontKey = UnsafeMutableRawPointer(bitPattern: UInt(sel.face.id) << 32 | UInt(size26_6) << 4 | variant)
+                        let glyphKey = UnsafeMutableRawPointer(bitPattern: UInt(run.glyphs[p.index]) + 1)
+                        var entry = pixman_glyph_cache_lookup(pc, fontKey, glyphKey)
+                        if entry == nil {
+                            let g = glyphCache.glyph(run.glyphs[p.index], face: sel.face, size26_6: size26_6, subpixel: p.phase,
+                                                     bold: sel.syntheticBold, oblique: sel.syntheticOblique)
+                            guard let image = g.image else { continue }
+                            entry = pixman_glyph_cache_insert(pc, fontKey, glyphKey, Int32(-g.left), Int32(g.top), image)
+                        } else {
+                            hits += 1
+                        }
+                        if let entry { batch.append(pixman_glyph_t(x: Int32(p.x), y: Int32(p.y), glyph: entry)) }
+                    }
+                    pixmanHits += hits
+                    guard !batch.isEmpty else { continue }
+                    var extents = pixman_box32_t()
+                    batch.withUnsafeMutableBufferPointer { pixman_glyph_get_extents(pc, Int32($0.count), $0.baseAddress, &extents) }
+                    if Int(extents.x1) >= ctx.clip.x0 && Int(extents.y1) >= ctx.clip.y0
+                        && Int(extents.x2) <= ctx.clip.x1 && Int(extents.y2) <= ctx.clip.y1 {
+                        batch.withUnsafeMutableBufferPointer {
+                            pixman_composite_glyphs_no_mask(PIXMAN_OP_OVER, source, ctx.destination, 0, 0, 0, 0, pc,
+                                                            Int32($0.count), $0.baseAddress)
+                        }
+                        continue
+                    }
+                }
+                for p in positions {
+                    let g = glyphCache.glyph(run.glyphs[p.index], face: sel.face, size26_6: size26_6, subpixel: p.phase,
                                              bold: sel.syntheticBold, oblique: sel.syntheticOblique)
-                    ctx.composite(g, x: px, y: Int(gy), color: source)
+                    ctx.composite(g, x: p.x, y: p.y, color: source)
                 }
             }
         }
