@@ -104,6 +104,29 @@ public enum TextScene {
 
         heading("EMOJI")
         place(text("Colour emoji: 😀 🎉 👍🏽 ❤️ 🇫🇷 — and text ☺ ✓") { $0.fontSize = 20 })
+
+        heading("ALIGNMENT, LINE HEIGHT, MIXED DIRECTIONS")
+        place(text("Centred, with a line height of 1.5: every line sits in the middle of the box.") {
+            $0.alignment = .center; $0.lineHeightMultiple = 1.5
+        }, width: tw, box: true, gap: 4)
+        place(text("Right-aligned English with עברית and العربية inside it.") { $0.alignment = .right }, width: tw, box: true)
+
+        heading("HIT TESTING (rects for a range; the link found at a point)")
+        var hit = text("Select these words, then tap ")
+        let selected = 7..<18
+        hit.append(text("the link") { $0.color = Color(rgb: 0x1A5FD0); $0.underline = .single; $0.link = "silk://tapped" })
+        hit.append(text("."))
+        let hitLayout = TextLayout(text: hit, constrainedTo: Size(width: tw, height: .infinity))
+        for r in hitLayout.rects(for: selected) {
+            bitmap.fill(Color(rgb: 0xCFE3FF), rect: r.offsetBy(dx: margin, dy: y).scaled(by: scale))
+        }
+        hitLayout.draw(into: bitmap, at: Point(x: margin, y: y), scale: scale)
+        let linkRect = hitLayout.rects(for: (hit.scalarCount - 9)..<(hit.scalarCount - 1)).first ?? .zero
+        let found = hitLayout.link(at: linkRect.center)
+        y += hitLayout.size.height + 4
+        place(text("link(at: \(Int(linkRect.midX)), \(Int(linkRect.midY))) → \(found?.url ?? "nil"), characters \(found.map { "\($0.range)" } ?? "–")") {
+            $0.fontFamily = "DejaVu Sans Mono"; $0.fontSize = 12; $0.color = Color(rgb: 0x555555)
+        })
         return bitmap
     }
 
