@@ -152,7 +152,7 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
             // The strength FT_GlyphSlot_Embolden uses: 1/24 em.
             let strength = FT_Pos(max(16, size26_6 / 24))
             FT_Outline_Embolden(&slot.pointee.outline, strength)
-            FT_Outline_Translate(&slot.pointee.outline, -strength / 2, 0)
+            FT_Outline_Translate(&slot.pointee.outline, strength / 2, 0)  // the shaper added `strength` to the advance
         }
         guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return nil }
         return GlyphImage(copying: slot.pointee.bitmap, left: Int(slot.pointee.bitmap_left),

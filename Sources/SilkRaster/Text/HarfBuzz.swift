@@ -30,7 +30,8 @@ enum Shaper {
     /// order (right-to-left items reversed, as HarfBuzz returns them); `tracking` points are added
     /// after every cluster.
     static func shape(_ paragraph: UnsafeBufferPointer<UInt32>, range: Range<Int>, face: FontFace, size: Double,
-                      rightToLeft: Bool, script: hb_script_t, language: String?, tracking: Double) -> [ShapedGlyph] {
+                      rightToLeft: Bool, script: hb_script_t, language: String?, tracking: Double,
+                      syntheticBold: Bool = false) -> [ShapedGlyph] {
         guard let buffer = hb_buffer_create() else { return [] }
         defer { hb_buffer_destroy(buffer) }
         hb_buffer_add_codepoints(buffer, paragraph.baseAddress, Int32(paragraph.count),
@@ -55,6 +56,11 @@ enum Shaper {
             out.append(ShapedGlyph(id: infos[i].codepoint, cluster: Int(infos[i].cluster),
                                    advance: Double(p.x_advance) * k, dx: Double(p.x_offset) * k,
                                    dy: -Double(p.y_offset) * k))
+        }
+        if syntheticBold {
+            // Emboldening widens each glyph by 1/24 em (FontFace.rasterizeOutline); make room for it.
+            let extra = size / 24
+            for i in out.indices where out[i].advance != 0 { out[i].advance += extra }
         }
         if tracking != 0 {
             // Tracking goes after the visually last glyph of each cluster.

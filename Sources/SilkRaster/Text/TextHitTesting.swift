@@ -19,7 +19,7 @@ extension TextLayout {
         guard point.x.isFinite, point.y.isFinite,
               Rect(size: size).insetBy(dx: -0.5, dy: -0.5).contains(point),
               let li = lineIndex(atY: point.y) else { return nil }
-        return glyphHit(line: li, x: point.x, exact: false)?.cluster
+        return glyphHit(line: li, x: point.x, exact: false)?.cluster ?? lines[li].characterRange.lowerBound
     }
 
     /// The link under `point` (the glyph itself must be hit, on its line), or nil.

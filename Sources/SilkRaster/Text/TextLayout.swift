@@ -94,6 +94,9 @@ public struct TextLink: Hashable, Sendable {
 public struct TextLayout: Sendable {
     /// Longest text laid out, in Unicode scalars (1 Mi); longer text is cut and marked truncated.
     public static let maximumLength = 1 << 20
+    /// Glyphs larger than this many device pixels (font size × scale) are not drawn, so a huge
+    /// size cannot allocate gigabytes of glyph images.
+    public static let maximumGlyphPixelSize = 2048
     /// Scalars shaped at a time in a long paragraph (see the paragraph loop in `init`).
     static let shapingWindow = 4096
 

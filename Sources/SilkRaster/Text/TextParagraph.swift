@@ -168,7 +168,8 @@ final class ShapedParagraph {
                 items[k].glyphs = Shaper.shape(buf, range: it.range, face: it.selection.face,
                                                size: it.attributes.effectiveFontSize, rightToLeft: it.level & 1 == 1,
                                                script: it.script, language: it.attributes.language,
-                                               tracking: it.attributes.effectiveKerning)
+                                               tracking: it.attributes.effectiveKerning,
+                                               syntheticBold: it.selection.syntheticBold)
             }
         }
 

@@ -69,7 +69,7 @@ extension TextLayout {
             let lineX = origin.x + line.rect.minX
             for run in line.runs where !run.glyphs.isEmpty {
                 let size26_6 = Int((run.fontSize * scale * 64).rounded())
-                guard size26_6 > 0, size26_6 < 1 << 24 else { continue }
+                guard size26_6 > 0, size26_6 <= TextLayout.maximumGlyphPixelSize * 64 else { continue }
                 let source = ctx.solid(run.attributes.color)
                 let sel = run.selection
                 var positions: [(x: Int, y: Int, phase: Int, index: Int)] = []
