@@ -124,6 +124,14 @@ struct TextLayoutTests {
         #expect(l.lines[0].rect.width <= w + 0.01)
     }
 
+    @Test func rightToLeftTailTruncationPutsTheTokenOnTheLeft() {
+        let text = "שלום עולם זהו טקסט ארוך מאוד שלא נכנס בשורה אחת בכלל"
+        let l = layout(text, width: width(text) / 2, lines: 1)
+        #expect(l.isTruncated && l.lines[0].isRightToLeft)
+        #expect(l.lines[0].runs.first?.isTruncationToken == true)
+        #expect(abs(l.lines[0].rect.maxX - width(text) / 2) < 0.01)
+    }
+
     @Test func heightConstraintLimitsLines() {
         let one = layout("x", width: 100).size.height
         let l = TextLayout(text: AttributedText("a b c d e f g h i j", attributes: attrs),
@@ -276,6 +284,45 @@ struct TextLayoutTests {
         #expect(l.lineCount >= 2)
         #expect(abs(l.lines[0].rect.width - w) < 0.01)
         #expect(l.lines.last!.rect.width < w - 1)
+    }
+
+    @Test func arabicLettersJoin() {
+        // The same letter shaped alone and inside a word gets different (contextual) glyphs.
+        let alone = layout("ب", width: .infinity).lines[0].runs[0]
+        let word = layout("ببب", width: .infinity).lines[0].runs[0]
+        #expect(word.glyphCount == 3)
+        #expect(Set(word.glyphs).count > 1)
+        #expect(!word.glyphs.allSatisfy { $0 == alone.glyphs[0] })
+        // A colour change inside the word keeps the joining (the paragraph is the shaping context).
+        var split = AttributedText("ب", attributes: attrs)
+        split.append(AttributedText("بب", attributes: TextAttributes(fontSize: 16, color: .red)))
+        let s = TextLayout(text: split, constrainedTo: Size(width: .infinity, height: .infinity))
+        let glyphs = s.lines[0].runs.flatMap(\.glyphs)
+        #expect(Set(glyphs) == Set(word.glyphs))
+    }
+
+    @Test func trackingWidensText() {
+        var tracked = attrs
+        tracked.kerning = 2
+        let plain = width("abcd"), wide = width("abcd", tracked)
+        #expect(abs(wide - plain - 8) < 0.01)
+    }
+
+    @Test func emojiUsesAColourFontWhenInstalled() throws {
+        let l = layout("a😀b", width: .infinity)
+        let emojiRun = try #require(l.lines[0].runs.first { $0.characterRange.contains(1) })
+        guard emojiRun.font.hasColorGlyphs else { return }  // no colour emoji font on this machine
+        let b = try Bitmap(width: Int(l.size.width) + 4, height: Int(l.size.height) + 4)
+        l.draw(into: b, at: Point(x: 2, y: 2))
+        var coloured = 0
+        for y in 0..<b.height {
+            for x in 0..<b.width {
+                let p = b.argb32(x: x, y: y)
+                let r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, bl = p & 0xff
+                if max(r, g, bl) - min(r, g, bl) > 60 { coloured += 1 }
+            }
+        }
+        #expect(coloured > 20)
     }
 
     @Test func attributedTextEditing() {
