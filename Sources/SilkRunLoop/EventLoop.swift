@@ -250,16 +250,17 @@ public final class EventLoop: @unchecked Sendable {
         case exited(ExitReason)
     }
 
-    /// Runs iterations until `condition` holds (checked before each iteration), `stop()` or a
-    /// signal ends the loop, or `timeout` of real time has passed. For tests and modal waits.
-    /// Loop thread only; not re-entrant.
+    /// Runs iterations until `condition` holds, `stop()` or a signal ends the loop, or `timeout`
+    /// of real time has passed. `condition` is checked before each iteration and again just
+    /// before step 5, so that an iteration whose steps 1–4 satisfied it does not block in the
+    /// wait. For tests and modal waits. Loop thread only; not re-entrant.
     public func run(until condition: () -> Bool, timeout: Duration) -> RunOutcome {
         let deadline = LoopInstant.monotonicNow + timeout
         while true {
             if condition() { return .conditionMet }
             let remaining = deadline - .monotonicNow
             if remaining <= .zero { return .timedOut }
-            if let reason = iterate(waitLimit: Self.milliseconds(roundingUp: remaining)) {
+            if let reason = iterate(waitLimit: Self.milliseconds(roundingUp: remaining), skipWaitIf: condition) {
                 return .exited(reason)
             }
         }
@@ -271,7 +272,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// One iteration: the eight steps listed at the top of this file.
-    private func iterate(waitLimit: Int32) -> ExitReason? {
+    private func iterate(waitLimit: Int32, skipWaitIf shouldSkipWait: () -> Bool = { false }) -> ExitReason? {
         precondition(isOnLoopThread, "an EventLoop runs only on the thread that owns it")
         precondition(!isRunning, "EventLoop iterations cannot be nested")
         isRunning = true
@@ -303,7 +304,7 @@ public final class EventLoop: @unchecked Sendable {
         notifyObservers(.beforeWaiting)
 
         // 5. Wait.
-        let readyCount = waitForEvents(limit: waitLimit)
+        let readyCount = waitForEvents(limit: shouldSkipWait() ? 0 : waitLimit)
 
         // 6. After waiting.
         notifyObservers(.afterWaiting)
