@@ -30,8 +30,8 @@ import Synchronization
 ///
 /// `@unchecked Sendable` because a loop reference is handed to other threads for those three
 /// calls. Invariant: the loop-thread state below is only touched on the owning thread; the state
-/// other threads touch (`inbox`, `virtualNanoseconds`, the eventfd) is a `Mutex`, an `Atomic`
-/// and a kernel object.
+/// other threads touch (`inbox`, `virtualNanoseconds`, the eventfd) is behind a pthread mutex,
+/// an `Atomic` and a kernel object.
 public final class EventLoop: @unchecked Sendable {
     /// The loop of the process's main thread, the one the UI runs on. It drains
     /// `DispatchQueue.main` and, after `installSignalHandling()`, turns SIGINT/SIGTERM into an
@@ -61,7 +61,7 @@ public final class EventLoop: @unchecked Sendable {
         var blocks: [@Sendable () -> Void] = []
         var stopRequested = false
     }
-    private let inbox = Mutex(Inbox())
+    private let inbox = LockedValue(Inbox())
     /// A virtual loop's `now`; atomic so that any thread may read the time.
     let virtualNanoseconds = Atomic<Int64>(0)
 

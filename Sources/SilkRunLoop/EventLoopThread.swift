@@ -2,13 +2,12 @@
 import CSilkLinux
 import Dispatch
 import Glibc
-import Synchronization
 
 /// Starts a POSIX thread, creates an `EventLoop` on it (so the thread owns the loop) and runs it
 /// until `loop.stop()` or a signal ends it.
 ///
 /// `Sendable`: `loop` is immutable and itself Sendable; the thread handle and the loop's result
-/// sit behind a `Mutex`.
+/// sit behind locks.
 public final class EventLoopThread: Sendable {
     /// The loop the thread runs. From other threads use `perform`, `wakeUp` and `stop`.
     public let loop: EventLoop
@@ -17,15 +16,15 @@ public final class EventLoopThread: Sendable {
         var thread: pthread_t?
         var exitReason: ExitReason?
     }
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// The handshake between the starting thread and the new one.
     private final class Startup: Sendable {
         let name: String
         let clock: LoopClock
         let ready = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<EventLoop, SystemCallError>?>(nil)
-        let finished = Mutex<ExitReason?>(nil)
+        let result = LockedValue<Result<EventLoop, SystemCallError>?>(nil)
+        let finished = LockedValue<ExitReason?>(nil)
         init(name: String, clock: LoopClock) { self.name = name; self.clock = clock }
     }
 
@@ -50,7 +49,7 @@ public final class EventLoopThread: Sendable {
         switch startup.result.withLock({ $0 })! {
         case .success(let loop):
             self.loop = loop
-            state = Mutex(State(thread: thread))
+            state = LockedValue(State(thread: thread))
         case .failure(let error):
             pthread_join(thread, nil)
             throw error

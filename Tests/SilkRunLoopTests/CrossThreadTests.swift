@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func loopThreadRunsItsLoopUntilStopped() throws {
-        let observed = Mutex<Int>(0)
+        let observed = LockedValue<Int>(0)
         let thread = try EventLoopThread(name: "silk-test-loop") { loop in
             loop.addObserver(.beforeWaiting) { _ in observed.withLock { $0 += 1 } }
         }

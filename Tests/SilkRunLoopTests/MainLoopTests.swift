@@ -5,8 +5,7 @@
 #if canImport(XCTest)
 import Dispatch
 import Glibc
-import SilkRunLoop
-import Synchronization
+@testable import SilkRunLoop
 import XCTest
 
 final class MainLoopTests: XCTestCase {
@@ -67,7 +66,7 @@ final class MainLoopTests: XCTestCase {
 
 /// A log any thread may append to.
 private final class LockedLog<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = LockedValue<[Element]>([])
     func append(_ element: Element) { storage.withLock { $0.append(element) } }
     var entries: [Element] { storage.withLock { $0 } }
 }
