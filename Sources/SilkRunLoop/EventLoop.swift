@@ -77,7 +77,7 @@ public final class EventLoop: @unchecked Sendable {
     var isFiringTimers = false
     private var signalFD: SignalFD?
     private var pendingSignal: TerminationSignal?
-    private var mainQueueSignalled = true
+    private var hasDrainedMainQueue = false
     private var isRunning = false
     private var nextKey: UInt64 = Key.firstUserKey
 
@@ -294,9 +294,11 @@ public final class EventLoop: @unchecked Sendable {
         for block in blocks { block() }
 
         // 3. DispatchQueue.main (and @MainActor jobs).
-        if let mainQueue, mainQueueSignalled {
-            mainQueueSignalled = false
-            mainQueue.clearWakeUp()
+        // The handle is read here rather than when epoll reports it, so that work enqueued
+        // while steps 1–2 ran is drained in this iteration, not after another trip through the
+        // wait. The first drain is unconditional: work may predate the handle's creation.
+        if let mainQueue, mainQueue.clearWakeUp() || !hasDrainedMainQueue {
+            hasDrainedMainQueue = true
             mainQueue.drain()
         }
 
@@ -350,7 +352,7 @@ public final class EventLoop: @unchecked Sendable {
             case Key.timer:
                 try timerFD?.clear()  // the due timers fire in step 1 of the next iteration
             case Key.mainQueue:
-                mainQueueSignalled = true  // cleared and drained in step 3
+                break  // only a wake-up: step 3 of the next iteration reads the handle and drains
             case Key.signals:
                 while let signal = try signalFD?.next() {
                     if pendingSignal == nil { pendingSignal = signal }

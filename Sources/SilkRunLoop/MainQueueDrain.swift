@@ -25,10 +25,11 @@ struct MainQueueDrain {
         self.handle = handle
     }
 
-    /// Resets the handle. Must happen before `drain()`: work enqueued during the drain writes the
-    /// handle again, so nothing enqueued after this read can be missed.
-    func clearWakeUp() {
-        do { try EventFD.clear(fd: handle) } catch {
+    /// Resets the handle and tells whether libdispatch had written it (work is waiting). Must
+    /// happen before `drain()`: work enqueued during the drain writes the handle again, so
+    /// nothing enqueued after this read can be missed. One non-blocking `read`.
+    func clearWakeUp() -> Bool {
+        do { return try EventFD.clear(fd: handle) > 0 } catch {
             preconditionFailure("libdispatch main-queue handle: \(error)")
         }
     }

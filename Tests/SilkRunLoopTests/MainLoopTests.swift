@@ -53,6 +53,20 @@ final class MainLoopTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(iterations, 2)
     }
 
+    func testMainQueueDrainsInStepThreeOfTheSameIteration() throws {
+        let loop = EventLoop.main
+        let log = LoopFlag<[String]>([])
+        let token = loop.addObserver(.beforeWaiting) { _ in log.value.append("4 beforeWaiting") }
+        defer { loop.removeObserver(token) }
+        loop.runOnce()  // settle anything earlier tests left queued
+        log.value.removeAll()
+        DispatchQueue.main.async { log.value.append("3 main queue") }
+        loop.perform { log.value.append("2 perform") }
+        loop.addTimer(after: .zero) { log.value.append("1 timer") }
+        loop.runOnce()
+        XCTAssertEqual(log.value, ["1 timer", "2 perform", "3 main queue", "4 beforeWaiting"])
+    }
+
     func testLoopCallbacksOnTheMainLoopAreOnTheMainActor() throws {
         let loop = EventLoop.main
         var checked = false
