@@ -67,6 +67,19 @@ final class MainLoopTests: XCTestCase {
         XCTAssertEqual(log.value, ["1 timer", "2 perform", "3 main queue", "4 beforeWaiting"])
     }
 
+    func testInstalledSignalHandlingMakesTheMainLoopExitOnSIGTERM() throws {
+        // In an app this runs before any thread exists; here only the main thread blocks the
+        // signals, so the signal is sent to the main thread itself.
+        EventLoop.installSignalHandling()
+        let loop = EventLoop.main
+        let exits = LoopFlag<[LoopEvent]>([])
+        let token = loop.addObserver(.exit) { exits.value.append($0) }
+        defer { loop.removeObserver(token) }
+        loop.perform { _ = raise(SIGTERM) }
+        XCTAssertEqual(loop.run(), .terminated)
+        XCTAssertEqual(exits.value, [.exit(.terminated)])
+    }
+
     func testLoopCallbacksOnTheMainLoopAreOnTheMainActor() throws {
         let loop = EventLoop.main
         var checked = false
