@@ -9,12 +9,16 @@ public struct SceneError: Error, CustomStringConvertible {
 
 /// Every scene `silk snapshot` knows.
 public enum SceneName: String, CaseIterable, Sendable {
+    case card
     case shapes
     case text
+    case image
 
     public var defaultSize: Size {
         switch self {
+        case .card: CardScene.defaultSize
         case .shapes: ShapesScene.defaultSize
+        case .image: Size(width: 640, height: 480)
         case .text: Size(width: 800, height: 900)
         }
     }
@@ -23,7 +27,11 @@ public enum SceneName: String, CaseIterable, Sendable {
                               imagePath: String? = nil, textFile: String? = nil) throws -> Bitmap {
         let size = size ?? scene.defaultSize
         switch scene {
+        case .card: return try CardScene.render(size: size, scale: scale)
         case .shapes: return try ShapesScene.render(size: size, scale: scale)
+        case .image:
+            guard let imagePath else { throw SceneError("image: --image PATH is required") }
+            return try ImageScene.render(path: imagePath, size: size, scale: scale)
         case .text:
             if let textFile { return try TextScene.renderFile(path: textFile, size: size, scale: scale) }
             return try TextScene.render(size: size, scale: scale)

@@ -28,6 +28,9 @@ struct SnapshotCommand: ParsableCommand {
             try bitmap.writePNG(to: path)
             print("\(scene.rawValue): wrote \(path) (\(bitmap.width)×\(bitmap.height) px)")
         } catch let error as RasterError {
+            // Decoding errors describe the problem; name the file it came from too.
+            if case .io = error { fail(error.description) }
+            if let input = imagePath ?? textFile { fail("\(input): \(error.description)") }
             fail(error.description)
         } catch let error as SceneError {
             fail(error.description)

@@ -33,7 +33,44 @@ expect_error() {
 expect_png shapes-1x 640 480 -- snapshot shapes
 expect_png shapes-2x 1280 960 -- snapshot shapes --scale 2
 expect_png shapes-size 300 200 -- snapshot shapes --size 300x200
+expect_png card 360 420 -- snapshot card --size 360x420
+expect_png card-2x 720 840 -- snapshot card --size 360x420 --scale 2
 expect_png text 800 900 -- snapshot text --size 800x900
+
+# --- images: good and bad --------------------------------------------------------------------
+photo=$(ls "$(dirname "$0")"/../../assets/photos/*.jpg 2>/dev/null | head -1)
+if [ -n "$photo" ]; then
+  expect_png image-jpeg 320 240 -- snapshot image --image "$photo" --size 320x240
+  head -c $(( $(stat -c %s "$photo") / 2 )) "$photo" >"$tmp/half.jpg"
+  expect_error truncated-jpeg "half.jpg" -- snapshot image --image "$tmp/half.jpg"
+else
+  bad "no photo in assets/photos to test JPEG decoding with"
+fi
+printf 'not an image at all\n' >"$tmp/text.png"
+expect_error text-as-png "text.png" -- snapshot image --image "$tmp/text.png"
+: >"$tmp/empty.jpg"
+expect_error empty-file "empty.jpg" -- snapshot image --image "$tmp/empty.jpg"
+expect_error missing-file "does-not-exist.png" -- snapshot image --image "$tmp/does-not-exist.png"
+# corrupt: a real PNG header followed by garbage
+python3 - "$tmp" <<'PY'
+import struct, zlib, sys, os
+d = sys.argv[1]
+def png(w, h, rows, depth=8, color=0):
+    def chunk(t, b): return struct.pack(">I", len(b)) + t + b + struct.pack(">I", zlib.crc32(t + b) & 0xffffffff)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, color, 0, 0, 0))
+            + chunk(b"IDAT", rows) + chunk(b"IEND", b""))
+open(os.path.join(d, "corrupt.png"), "wb").write(png(64, 64, os.urandom(300)))
+# 100 MPx (10000 x 10000, 1-bit grey): tiny on disk, 400 MB if decoded; must be refused up front.
+row = b"\x00" + b"\x00" * (10000 // 8)
+open(os.path.join(d, "huge.png"), "wb").write(png(10000, 10000, zlib.compress(row * 10000, 9), depth=1))
+# A JPEG whose SOF claims 10000 x 10000.
+sof = b"\xff\xc0" + struct.pack(">HBHHB", 17, 8, 10000, 10000, 3) + b"\x01\x22\x00\x02\x11\x01\x03\x11\x01"
+open(os.path.join(d, "huge.jpg"), "wb").write(b"\xff\xd8" + sof + b"\xff\xd9")
+PY
+expect_error corrupt-png "corrupt.png" -- snapshot image --image "$tmp/corrupt.png"
+expect_error huge-png "huge.png" -- snapshot image --image "$tmp/huge.png"
+expect_error huge-jpeg "huge.jpg" -- snapshot image --image "$tmp/huge.jpg"
+expect_error image-without-path "--image" -- snapshot image
 
 # --- text files: any bytes -------------------------------------------------------------------
 printf 'Hello \xff\xfe invalid \xc3\x28 UTF-8 \xe2\x82 and a NUL \x00 byte.\n' >"$tmp/invalid.txt"

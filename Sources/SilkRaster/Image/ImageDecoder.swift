@@ -1,0 +1,114 @@
+import Foundation
+
+/// Decodes PNG and JPEG data into premultiplied ARGB32 bitmaps.
+///
+/// - Format is detected from the magic bytes, never from a file name.
+/// - The pixel count is read from the header and checked against `maxPixels` (default
+///   `RasterLimits.defaultMaxImagePixels`, 64 MPx) *before* any pixel memory is allocated, so a
+///   tiny file claiming 100 MPx costs nothing.
+/// - JPEG decodes directly at the smallest of libjpeg-turbo's M/8 scales that is still at least
+///   `targetSize` (device pixels), which is several times faster than decoding in full and
+///   downscaling; EXIF orientation is applied, so `bitmap` is upright.
+/// - Every failure is a typed `RasterError`: `.unsupportedFormat`, `.corrupt`, `.truncated`,
+///   `.tooManyPixels`, `.io`.
+///
+/// Thread-safe: each call uses its own decoder state; call it from any display queue.
+public enum ImageDecoder {
+    public enum Format: String, Sendable { case png, jpeg }
+
+    public struct Info: Sendable, Equatable {
+        public var format: Format
+        /// Stored pixel size (before EXIF orientation).
+        public var width: Int
+        public var height: Int
+    }
+
+    /// Reads only the header: format and stored size.
+    public static func probe(data: Data) throws(RasterError) -> Info {
+        guard let format = detectFormat(data) else { throw unsupported(data) }
+        switch format {
+        case .png: return try PNGDecoder.probe(data)
+        case .jpeg: return try JPEGDecoder.probe(data)
+        }
+    }
+
+    public static func decode(data: Data, targetSize: (width: Int, height: Int)? = nil,
+                              maxPixels: Int = RasterLimits.defaultMaxImagePixels) throws(RasterError) -> DecodedImage {
+        guard let format = detectFormat(data) else { throw unsupported(data) }
+        switch format {
+        case .png: return try PNGDecoder.decode(data, maxPixels: maxPixels)
+        case .jpeg: return try JPEGDecoder.decode(data, targetSize: targetSize, maxPixels: maxPixels)
+        }
+    }
+
+    /// Reads and decodes a file; errors name the path.
+    public static func decode(contentsOf path: String, targetSize: (width: Int, height: Int)? = nil,
+                              maxPixels: Int = RasterLimits.defaultMaxImagePixels) throws(RasterError) -> DecodedImage {
+        let data = try readFile(path)
+        do {
+            return try decode(data: data, targetSize: targetSize, maxPixels: maxPixels)
+        } catch .io(_, let reason) {
+            throw .io(path: path, reason: reason)
+        }
+    }
+
+    /// Largest file read: 256 MiB (a larger "image" is refused before reading it).
+    public static let maxFileBytes = 256 << 20
+
+    static func readFile(_ path: String) throws(RasterError) -> Data {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw .io(path: path, reason: "no such file") }
+        guard !isDir.boolValue else { throw .io(path: path, reason: "is a directory") }
+        guard let attrs = try? fm.attributesOfItem(atPath: path), let size = attrs[.size] as? Int else {
+            throw .io(path: path, reason: "cannot read its attributes")
+        }
+        guard size <= maxFileBytes else { throw .io(path: path, reason: "file of \(size) bytes is larger than \(maxFileBytes)") }
+        guard let data = fm.contents(atPath: path) else { throw .io(path: path, reason: "permission denied or unreadable") }
+        return data
+    }
+
+    static func detectFormat(_ d: Data) -> Format? {
+        if d.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if d.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        return nil
+    }
+
+    static func unsupported(_ d: Data) -> RasterError {
+        if d.isEmpty { return .unsupportedFormat("empty file") }
+        if d.starts(with: [0x47, 0x49, 0x46]) { return .unsupportedFormat("GIF is not supported (PNG and JPEG are)") }
+        if d.count >= 12, d.starts(with: [0x52, 0x49, 0x46, 0x46]) { return .unsupportedFormat("WebP/RIFF is not supported (PNG and JPEG are)") }
+        return .unsupportedFormat("not a PNG or JPEG file")
+    }
+}
+
+/// A decoded image.
+public struct DecodedImage: Sendable {
+    /// Upright (EXIF orientation applied), premultiplied ARGB32.
+    public let bitmap: Bitmap
+    public let format: ImageDecoder.Format
+    /// The full image size in pixels, upright — before any scaled decode.
+    public let originalWidth: Int
+    public let originalHeight: Int
+    /// The EXIF orientation that was applied (1 = none).
+    public let orientation: Int
+    /// The JPEG scale used (1 when decoded in full).
+    public let decodeScale: Double
+}
+
+extension Bitmap {
+    /// Premultiplies straight-alpha ARGB32 words in place.
+    func premultiplyInPlace() {
+        for y in 0..<height {
+            let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width {
+                let p = row[x]
+                let a = p >> 24
+                if a == 255 { continue }
+                if a == 0 { row[x] = 0; continue }
+                @inline(__always) func m(_ c: UInt32) -> UInt32 { let t = c * a + 128; return (t + (t >> 8)) >> 8 }
+                row[x] = a << 24 | m((p >> 16) & 0xff) << 16 | m((p >> 8) & 0xff) << 8 | m(p & 0xff)
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import CPNG
+import Foundation
+
+/// PNG through libpng's simplified API (`png_image_*`), which reports errors by return value and
+/// message instead of longjmp, so no C error path ever unwinds Swift frames. Every PNG colour
+/// type, bit depth and interlacing is converted by libpng to 8-bit BGRA.
+enum PNGDecoder {
+    static func probe(_ data: Data) throws(RasterError) -> ImageDecoder.Info {
+        let reader = try Reader(data)
+        return ImageDecoder.Info(format: .png, width: Int(reader.image.width), height: Int(reader.image.height))
+    }
+
+    static func decode(_ data: Data, maxPixels: Int) throws(RasterError) -> DecodedImage {
+        let reader = try Reader(data)
+        let w = Int(reader.image.width), h = Int(reader.image.height)
+        guard w > 0, h > 0 else { throw .corrupt("PNG header has a zero dimension") }
+        guard w <= maxPixels / max(1, h) else { throw .tooManyPixels(width: w, height: h, limit: maxPixels) }
+        let bitmap = try Bitmap(width: w, height: h)
+        try reader.finish(into: bitmap)
+        bitmap.premultiplyInPlace()
+        return DecodedImage(bitmap: bitmap, format: .png, originalWidth: w, originalHeight: h, orientation: 1, decodeScale: 1)
+    }
+
+    /// Owns a copy of the encoded bytes for as long as libpng may point into them (from
+    /// `png_image_begin_read_from_memory` to `png_image_free`).
+    final class Reader {
+        var image = png_image()
+        private let bytes: UnsafeMutableRawBufferPointer
+
+        init(_ data: Data) throws(RasterError) {
+            bytes = .allocate(byteCount: max(1, data.count), alignment: 16)
+            data.copyBytes(to: bytes)
+            image.version = png_uint_32(PNG_IMAGE_VERSION)
+            guard png_image_begin_read_from_memory(&image, bytes.baseAddress, data.count) != 0 else {
+                let error = PNGDecoder.classify(pngMessage(&image))
+                png_image_free(&image)
+                bytes.deallocate()
+                throw error
+            }
+        }
+
+        func finish(into bitmap: Bitmap) throws(RasterError) {
+            // BGRA bytes are the little-endian 0xAARRGGBB words pixman's a8r8g8b8 expects.
+            image.format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_BGR)
+            guard png_image_finish_read(&image, nil, bitmap.data, png_int_32(bitmap.stride), nil) != 0 else {
+                throw PNGDecoder.classify(pngMessage(&image))
+            }
+        }
+
+        deinit {
+            png_image_free(&image)
+            bytes.deallocate()
+        }
+    }
+
+    static func classify(_ message: String) -> RasterError {
+        let m = message.lowercased()
+        if m.contains("not enough") || m.contains("too short") || m.contains("eof") || m.contains("truncated")
+            || m.contains("read beyond end") || m.contains("unexpected end") {
+            return .truncated("PNG: \(message)")
+        }
+        return .corrupt("PNG: \(message)")
+    }
+}

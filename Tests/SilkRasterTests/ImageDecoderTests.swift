@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import SilkGeometry
+@testable import SilkRaster
+
+/// Decoders against small files made with ImageMagick (Tests/SilkRasterTests/Inputs) and bad
+/// inputs built in the test: every failure must be a typed error, never a crash or a huge
+/// allocation.
+@Suite struct ImageDecoderTests {
+    static let inputs = Bundle.module.url(forResource: "Inputs", withExtension: nil)!.path
+    func input(_ name: String) -> String { Self.inputs + "/" + name }
+
+    /// Colour at (x, y) classified as one of the quadrant colours of the test image.
+    func name(_ p: UInt32) -> String {
+        let r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff
+        switch (r > 160, g > 160, b > 160) {
+        case (true, false, false): return "red"
+        case (false, true, false): return "green"
+        case (false, false, true): return "blue"
+        case (true, true, true): return "white"
+        default: return "other(\(String(p, radix: 16)))"
+        }
+    }
+
+    @Test func decodesEveryPNGKind() throws {
+        for file in ["interlaced.png", "rgb16.png"] {
+            let img = try ImageDecoder.decode(contentsOf: input(file)).bitmap
+            #expect(img.width == 32 && img.height == 16, "\(file)")
+            #expect(name(img.argb32(x: 2, y: 2)) == "red", "\(file)")
+            #expect(name(img.argb32(x: 30, y: 2)) == "green", "\(file)")
+            #expect(name(img.argb32(x: 2, y: 14)) == "blue", "\(file)")
+            #expect(name(img.argb32(x: 30, y: 14)) == "white", "\(file)")
+        }
+        for file in ["gray.png", "gray-palette.png"] {
+            let img = try ImageDecoder.decode(contentsOf: input(file)).bitmap
+            let p = img.argb32(x: 30, y: 14)
+            #expect(p == 0xffff_ffff, "\(file) white quadrant is \(String(p, radix: 16))")
+            #expect(img.isFullyOpaque)
+        }
+    }
+
+    @Test func translucentPNGIsPremultiplied() throws {
+        let img = try ImageDecoder.decode(contentsOf: input("half-red.png")).bitmap
+        let p = img.argb32(x: 4, y: 4)
+        #expect(p >> 24 == 0x80 || p >> 24 == 0x7f)
+        #expect((p >> 16) & 0xff == p >> 24, "red channel premultiplied: \(String(p, radix: 16))")
+    }
+
+    @Test func decodesJPEGKinds() throws {
+        for file in ["exif-1.jpg", "progressive.jpg", "cmyk.jpg"] {
+            let d = try ImageDecoder.decode(contentsOf: input(file))
+            #expect(d.format == .jpeg)
+            #expect(name(d.bitmap.argb32(x: 3, y: 3)) == "red", "\(file)")
+            #expect(name(d.bitmap.argb32(x: 28, y: 12)) == "white", "\(file)")
+            #expect(name(d.bitmap.argb32(x: 3, y: 12)) == "blue", "\(file)")
+        }
+        let gray = try ImageDecoder.decode(contentsOf: input("gray.jpg")).bitmap
+        #expect(gray.argb32(x: 28, y: 12) & 0xff > 240)
+    }
+
+    /// Which stored corner becomes the upright top-left, per the EXIF specification.
+    @Test(arguments: [(1, "red", false), (2, "green", false), (3, "white", false), (4, "blue", false),
+                      (5, "red", true), (6, "blue", true), (7, "white", true), (8, "green", true)])
+    func appliesExifOrientation(orientation: Int, topLeft: String, swapsAxes: Bool) throws {
+        let d = try ImageDecoder.decode(contentsOf: input("exif-\(orientation).jpg"))
+        #expect(d.orientation == orientation)
+        #expect(d.bitmap.width == (swapsAxes ? 16 : 32) && d.bitmap.height == (swapsAxes ? 32 : 16))
+        #expect(d.originalWidth == d.bitmap.width)
+        #expect(name(d.bitmap.argb32(x: 2, y: 2)) == topLeft)
+    }
+
+    @Test func readsBigEndianExif() throws {
+        #expect(try ImageDecoder.decode(contentsOf: input("exif-6-be.jpg")).orientation == 6)
+    }
+
+    @Test func scaledJPEGDecodePicksSmallestCoveringScale() throws {
+        let path = try #require(Assets.photo("ladybird.jpg")?.path)
+        let full = try ImageDecoder.decode(contentsOf: path)
+        #expect(full.decodeScale == 1)
+        let w = full.bitmap.width, h = full.bitmap.height
+        let eighth = try ImageDecoder.decode(contentsOf: path, targetSize: (w / 8, h / 8))
+        #expect(eighth.decodeScale == 0.125)
+        #expect(eighth.bitmap.width >= w / 8 && eighth.bitmap.width <= w / 8 + 1)
+        let half = try ImageDecoder.decode(contentsOf: path, targetSize: (w / 2 + 1, 10))
+        #expect(half.decodeScale > 0.5 && half.bitmap.width >= w / 2 + 1)
+        #expect(half.originalWidth == w)
+        #expect(JPEGDecoder.chooseScale(width: 4000, height: 3000, target: (500, 375)) == (1, 8))
+    }
+
+    @Test func badInputsGiveTypedErrors() throws {
+        let photo = try Data(contentsOf: try #require(Assets.photo("ladybird.jpg")))
+        let png = try Data(contentsOf: URL(fileURLWithPath: input("interlaced.png")))
+        func error(_ data: Data) -> RasterError? {
+            do { _ = try ImageDecoder.decode(data: data); return nil } catch { return error }
+        }
+        #expect(error(Data()) == .unsupportedFormat("empty file"))
+        #expect(error(Data("hello, world".utf8)) == .unsupportedFormat("not a PNG or JPEG file"))
+        if case .truncated = error(photo.prefix(photo.count / 2)) {} else { Issue.record("half a JPEG: \(String(describing: error(photo.prefix(photo.count / 2))))") }
+        let cutPNG = error(png.prefix(png.count / 2))
+        if case .truncated = cutPNG {} else { Issue.record("half a PNG: \(String(describing: cutPNG))") }
+        var garbage = photo
+        for i in stride(from: 600, to: garbage.count - 10, by: 7) { garbage[i] = 0xFF }
+        _ = error(garbage)  // any outcome but a crash is fine: corrupt scan data may still decode
+        #expect(error(photo.prefix(3)) != nil)
+        #expect(error(png.prefix(30)) != nil)
+    }
+
+    @Test func hugeImagesAreRefusedBeforeAllocating() throws {
+        // A JPEG whose frame header claims 10000 × 10000 (100 MPx).
+        var jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x27, 0x10, 0x27, 0x10, 0x03,
+                             0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, 0xFF, 0xD9]
+        #expect(throws: RasterError.tooManyPixels(width: 10000, height: 10000, limit: RasterLimits.defaultMaxImagePixels)) {
+            try ImageDecoder.decode(data: Data(jpeg))
+        }
+        jpeg[7] = 0x00; jpeg[8] = 0x10  // 16 px tall: within the limit, but no scan data → an error, not a crash
+        #expect(throws: RasterError.self) { try ImageDecoder.decode(data: Data(jpeg)) }
+        // A PNG header claiming 10000 × 10000.
+        #expect(throws: RasterError.tooManyPixels(width: 10000, height: 10000, limit: RasterLimits.defaultMaxImagePixels)) {
+            try ImageDecoder.decode(data: Self.pngHeader(width: 10000, height: 10000))
+        }
+        // A smaller configurable limit.
+        #expect(throws: RasterError.self) {
+            try ImageDecoder.decode(contentsOf: input("interlaced.png"), maxPixels: 100)
+        }
+    }
+
+    @Test func fileErrorsNameThePath() {
+        #expect(throws: RasterError.io(path: "/nonexistent/x.png", reason: "no such file")) {
+            try ImageDecoder.decode(contentsOf: "/nonexistent/x.png")
+        }
+        #expect(throws: RasterError.io(path: "/tmp", reason: "is a directory")) {
+            try ImageDecoder.decode(contentsOf: "/tmp")
+        }
+    }
+
+    /// A PNG signature, an IHDR chunk with a valid CRC, and an empty IDAT.
+    static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let t = Array(type.utf8)
+            return be(UInt32(body.count)) + t + body + be(crc32(t + body))
+        }
+        let ihdr = be(width) + be(height) + [8, 6, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", []) + chunk("IEND", []))
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        }
+        return ~c
+    }
+}
