@@ -318,13 +318,16 @@ public final class EventLoop: @unchecked Sendable {
         }
 
         // 8. Exit.
-        let reason: ExitReason? = inbox.withLock { inbox in
-            if let signal = pendingSignal { return ExitReason(signal) }
-            guard inbox.stopRequested else { return nil }
-            inbox.stopRequested = false
-            return .stopped
+        // A signal wins over a simultaneous stop(); either way both requests are consumed, so
+        // the next `run` starts afresh.
+        let signalled = pendingSignal != nil
+        let exiting = inbox.withLock { inbox in
+            let exiting = signalled || inbox.stopRequested
+            if exiting { inbox.stopRequested = false }
+            return exiting
         }
-        guard let reason else { return nil }
+        guard exiting else { return nil }
+        let reason = pendingSignal.map(ExitReason.init) ?? .stopped
         pendingSignal = nil
         notifyObservers(.exit(reason))
         return reason

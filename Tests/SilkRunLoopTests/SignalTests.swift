@@ -33,4 +33,15 @@ import Testing
         sender.join()
         #expect(exits == [.exit(.terminated)])
     }
+
+    @Test func aSignalWinsOverASimultaneousStopAndBothAreConsumed() throws {
+        let loop = try EventLoop()
+        try loop.watchTerminationSignals()
+        loop.perform {
+            _ = raise(SIGINT)
+            loop.stop()
+        }
+        #expect(loop.run() == .interrupted)
+        #expect(loop.runOnce(timeout: .zero) == nil, "the stop request went with the signal's exit")
+    }
 }
