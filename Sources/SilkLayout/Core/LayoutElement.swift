@@ -71,12 +71,17 @@ public enum LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Create one per pass (the `layoutThatFits` overload without a context does), never share it
 /// between threads.
 public final class LayoutContext {
-    /// 256 levels: real interfaces nest a few dozen deep, and a 256-deep pass stays well inside
-    /// a 512 KiB thread stack (measured: see `docs/layout.md`).
-    public static let defaultMaximumDepth = 256
+    /// 128 levels: real interfaces nest a few dozen deep, and a release build uses about
+    /// 2.3 KiB of stack per level, so a 128-deep pass (about 300 KiB) fits a 512 KiB worker
+    /// thread's stack. Debug builds use about four times as much (see `docs/layout.md`).
+    public static let defaultMaximumDepth = 128
     public let maximumDepth: Int
     /// Nesting depth of the element being laid out now.
     public internal(set) var depth = 0
+    /// The flexbox working tree of each stack laid out in this pass, with its measurement
+    /// caches: a stack below a non-stack spec (an inset in a stack in an inset…) is laid out
+    /// several times per pass, and without these caches the work would double at each level.
+    var flexTrees: [ObjectIdentifier: FlexBox] = [:]
 
     public init(maximumDepth: Int = LayoutContext.defaultMaximumDepth) { self.maximumDepth = maximumDepth }
 

@@ -102,6 +102,9 @@ final class FlexBox {
     var cachedLayout: FlexCacheEntry?
     /// The non-stack element's recent layouts by content size range.
     var elementLayouts = ElementLayoutMemo()
+    /// A root's finished layouts by range and parent size (a stack below a non-stack spec is
+    /// often asked for the same layout again in one pass).
+    var rootResults = RootResultMemo()
 
     init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
          parentDirection: FlexDirection?) {
@@ -157,8 +160,18 @@ final class FlexBox {
     /// minimum the content does not reach is honoured by laying out again at that minimum).
     static func layoutRoot(_ stack: StackLayoutSpec, style: Style, in range: SizeRange, parentSize: Size,
                            context: LayoutContext) throws(LayoutError) -> Layout {
-        let root = try build(stack, style: style, isRoot: true, depth: context.depth + 1,
+        // Reuse this pass's tree for the stack (and its caches), unless it was built with a
+        // different style (a stack laid out as content and as an element).
+        let key = ObjectIdentifier(stack)
+        let root: FlexBox
+        if let existing = context.flexTrees[key], existing.depth == context.depth + 1, existing.style == style {
+            root = existing
+            if let hit = root.rootResults.lookup(range, parentSize) { return hit }
+        } else {
+            root = try build(stack, style: style, isRoot: true, depth: context.depth + 1,
                              parentDirection: nil, context: context)
+            context.flexTrees[key] = root
+        }
         let saved = context.depth
         defer { context.depth = saved }
         let resolved = style.sizeRange(parentSize: parentSize).intersection(range)
@@ -189,7 +202,9 @@ final class FlexBox {
                                     context: context)
         }
         root.x = 0; root.y = 0
-        return root.makeLayout()
+        let layout = root.makeLayout()
+        root.rootResults.insert(range, parentSize, layout)
+        return layout
     }
 
     /// The immutable result for this box and its subtree.
@@ -446,10 +461,13 @@ final class FlexBox {
     }
 }
 
-/// Four measurements kept inline, replaced round-robin.
+/// Recent measurements of a box: four inline (enough for most boxes, no allocation), more
+/// in an array when a box is measured in many ways (Yoga keeps 16); replaced round-robin.
 struct MeasurementCache {
     private var e0, e1, e2, e3: FlexCacheEntry?
-    private var next = 0
+    private var more: [FlexCacheEntry] = []
+    private var count = 0
+    static let capacity = 16
 
     @inline(__always)
     func lookup(_ w: Double, _ h: Double, _ wm: SizingMode, _ hm: SizingMode) -> FlexCacheEntry? {
@@ -457,38 +475,81 @@ struct MeasurementCache {
         if let e = e1, e.matches(w, h, wm, hm) { return e }
         if let e = e2, e.matches(w, h, wm, hm) { return e }
         if let e = e3, e.matches(w, h, wm, hm) { return e }
+        if count > 4 { for e in more where e.matches(w, h, wm, hm) { return e } }
         return nil
     }
     mutating func insert(_ entry: FlexCacheEntry) {
-        switch next {
+        let slot = count % Self.capacity
+        switch slot {
         case 0: e0 = entry
         case 1: e1 = entry
         case 2: e2 = entry
-        default: e3 = entry
+        case 3: e3 = entry
+        default:
+            if more.count < Self.capacity - 4 { more.append(entry) } else { more[slot - 4] = entry }
         }
-        next = (next + 1) & 3
+        count += 1
     }
 }
 
-/// Two recent layouts of a non-stack element, by content range. An exact range equal to the
-/// size an earlier layout chose reuses that layout (Yoga's "exact size matches the old
-/// measured size" rule): a parent measures a child, then lays it out at the measured size.
+/// Recent layouts of a non-stack element by content range: two inline, up to 16 in all,
+/// replaced round-robin. An exact range equal to the size an earlier layout chose reuses that
+/// layout (Yoga's "exact size matches the old measured size" rule): a parent measures a
+/// child, then lays it out at the measured size.
 struct ElementLayoutMemo {
     private var r0: SizeRange?, l0: Layout?
     private var r1: SizeRange?, l1: Layout?
-    private var next = 0
+    private var more: [(SizeRange, Layout)] = []
+    private var count = 0
+    static let capacity = 16
 
     func lookup(_ range: SizeRange) -> Layout? {
         if let r = r0, r == range { return l0 }
         if let r = r1, r == range { return l1 }
+        if count > 2 { for (r, l) in more where r == range { return l } }
         guard range.isExact else { return nil }
         if let r = r0, let l = l0, reusable(l, from: r, for: range) { return l }
         if let r = r1, let l = l1, reusable(l, from: r, for: range) { return l }
+        if count > 2 { for (r, l) in more where reusable(l, from: r, for: range) { return l } }
         return nil
     }
     mutating func insert(_ range: SizeRange, _ layout: Layout) {
-        if next == 0 { r0 = range; l0 = layout } else { r1 = range; l1 = layout }
-        next ^= 1
+        let slot = count % Self.capacity
+        switch slot {
+        case 0: r0 = range; l0 = layout
+        case 1: r1 = range; l1 = layout
+        default:
+            if more.count < Self.capacity - 2 { more.append((range, layout)) } else { more[slot - 2] = (range, layout) }
+        }
+        count += 1
+    }
+}
+
+/// Finished root layouts by range and parent size: one inline, up to 8 in all.
+struct RootResultMemo {
+    private var k0: (SizeRange, Size)?, l0: Layout?
+    private var more: [(SizeRange, Size, Layout)] = []
+    private var count = 0
+    static let capacity = 8
+
+    @inline(__always) private static func same(_ a: Size, _ b: Size) -> Bool {
+        (a.width == b.width || (a.width.isNaN && b.width.isNaN)) && (a.height == b.height || (a.height.isNaN && b.height.isNaN))
+    }
+    func lookup(_ range: SizeRange, _ parent: Size) -> Layout? {
+        if let k = k0, k.0 == range, Self.same(k.1, parent) { return l0 }
+        if count > 1 { for (r, p, l) in more where r == range && Self.same(p, parent) { return l } }
+        return nil
+    }
+    mutating func insert(_ range: SizeRange, _ parent: Size, _ layout: Layout) {
+        let slot = count % Self.capacity
+        if slot == 0 {
+            k0 = (range, parent); l0 = layout
+        } else if more.count < Self.capacity - 1 {
+            more.append((range, parent, layout))
+        } else {
+            more[slot - 1] = (range, parent, layout)
+        }
+        count += 1
     }
 }
 
