@@ -89,7 +89,7 @@ public final class RenderThread: @unchecked Sendable {
         lock.unlock()
         presenter.close()
         lock.lock()
-        while thread != nil && !finished { lock.wait(until: Date(timeIntervalSinceNow: 0.05)) }
+        while thread != nil && !finished { _ = lock.wait(until: Date(timeIntervalSinceNow: 0.05)) }
         lock.unlock()
     }
 

@@ -32,10 +32,9 @@ enum PNGDecoder {
             data.copyBytes(to: bytes)
             image.version = png_uint_32(PNG_IMAGE_VERSION)
             guard png_image_begin_read_from_memory(&image, bytes.baseAddress, data.count) != 0 else {
-                let error = PNGDecoder.classify(pngMessage(&image))
-                png_image_free(&image)
-                bytes.deallocate()
-                throw error
+                // Every stored property is initialized, so throwing here still runs deinit,
+                // which frees libpng's state and the bytes (freeing them here too was a double free).
+                throw PNGDecoder.classify(pngMessage(&image))
             }
         }
 
