@@ -1,0 +1,38 @@
+import Dispatch
+import Foundation
+import Synchronization
+import SilkGeometry
+import Testing
+@testable import SilkLayout
+
+/// Layout may run on any thread: the same trees laid out on many threads at once give the
+/// same frames as a serial run (specs are immutable; nodes share their caches under locks).
+@Suite struct ConcurrencyTests {
+    @Test func sameTreesOnManyThreadsGiveIdenticalResults() throws {
+        let url = try #require(Bundle.module.url(forResource: "yoga-flexbox", withExtension: "json", subdirectory: "Fixtures"))
+        let cases = try CorpusFile.load(contentsOf: url).compactMap { c in c.root.map { (c, $0.spec) } }
+        let feed = makeFeedTree(cells: 20).root
+        let feedRange = SizeRange(min: Size(width: 320, height: 0), max: Size(width: 320, height: .infinity))
+
+        let expectedCorpus = try cases.map { try allFrames(CorpusEvaluator.rootLayout($0.1, available: $0.0.available)) }
+        let expectedFeed = allFrames(try feed.layoutThatFits(feedRange))
+
+        let mismatches = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 16) { worker in
+            for round in 0..<3 {
+                // Drop the feed's caches now and then, so threads race on cold nodes too.
+                if worker % 4 == round { for node in feed.subnodes { node.invalidateLayout() } }
+                var bad = 0
+                for (i, (c, spec)) in cases.enumerated() where (i + worker) % 4 == 0 {
+                    if let frames = try? allFrames(CorpusEvaluator.rootLayout(spec, available: c.available)),
+                       frames == expectedCorpus[i] { continue }
+                    bad += 1
+                }
+                if let frames = try? allFrames(feed.layoutThatFits(feedRange)), frames == expectedFeed {} else { bad += 1 }
+                let b = bad
+                mismatches.withLock { $0 += b }
+            }
+        }
+        #expect(mismatches.withLock { $0 } == 0)
+    }
+}

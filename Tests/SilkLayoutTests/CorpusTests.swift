@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import SilkLayout
+
+/// The Yoga/Chrome flexbox corpus (Fixtures/README.md), run through the CSS-to-Silk mapping of
+/// docs/layout.md. Every case must match exactly after rounding to whole points.
+@Suite struct CorpusTests {
+    static func loadCorpus() throws -> [CorpusCase] {
+        let url = try #require(Bundle.module.url(forResource: "yoga-flexbox", withExtension: "json",
+                                                 subdirectory: "Fixtures"))
+        return try CorpusFile.load(contentsOf: url)
+    }
+
+    @Test func everyCaseMatchesExactly() throws {
+        let cases = try Self.loadCorpus()
+        #expect(cases.count == 494)
+        var failures: [String] = []
+        var tagPassed: [String: Int] = [:], tagTotal: [String: Int] = [:]
+        for c in cases {
+            let result = CorpusEvaluator.run(c, tolerance: 0)
+            for tag in c.features {
+                tagTotal[tag, default: 0] += 1
+                if result.passed { tagPassed[tag, default: 0] += 1 }
+            }
+            if let f = result.failure { failures.append("\(c.name): \(f)") }
+        }
+        let summary = tagTotal.keys.sorted().map { "\($0) \(tagPassed[$0, default: 0])/\(tagTotal[$0]!)" }
+        print("corpus: \(cases.count - failures.count)/\(cases.count) exact; " + summary.joined(separator: ", "))
+        #expect(failures.isEmpty, "\(failures.count) failing: \(failures.prefix(10).joined(separator: "\n"))")
+        // The acceptance bar is 95 %.
+        #expect(Double(cases.count - failures.count) >= 0.95 * Double(cases.count))
+    }
+
+    @Test func emittedFramesHaveTheCaseTreeShape() throws {
+        let cases = try Self.loadCorpus()
+        let results = cases.prefix(20).map { CorpusEvaluator.run($0) }
+        let json = CorpusEvaluator.emitJSON(results)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let emitted = try #require(parsed["cases"] as? [[String: Any]])
+        #expect(emitted.count == 20)
+        func count(_ n: [String: Any]) -> Int {
+            1 + ((n["children"] as? [[String: Any]]) ?? []).map(count).reduce(0, +)
+        }
+        func count(_ n: CorpusNode) -> Int { 1 + n.children.map(count).reduce(0, +) }
+        for (e, c) in zip(emitted, cases) {
+            #expect(e["name"] as? String == c.name)
+            let root = try #require(e["root"] as? [String: Any])
+            #expect(count(root) == count(try #require(c.root)))
+            for key in ["left", "top", "width", "height"] { #expect(root[key] is NSNumber) }
+        }
+    }
+
+    @Test func malformedFilesAreRejectedWithAReason() {
+        func message(_ text: String) -> String? {
+            do { _ = try CorpusFile.parse(Data(text.utf8)); return nil } catch { return error.message }
+        }
+        #expect(message("nope")?.contains("not valid JSON") == true)
+        #expect(message("[]") == "top level is not an object")
+        #expect(message("{\"cases\": 3}") == "no \"cases\" array")
+        #expect(message("{\"cases\": [{\"name\": \"a\"}]}") == "case \"a\": missing \"root\" object")
+        #expect(message("{\"cases\": [{\"name\": \"a\", \"root\": {\"style\": {\"width\": true}}}]}")?
+            .contains("width has an invalid value true") == true)
+        #expect(message("{\"cases\": [{\"name\": \"a\", \"root\": {\"style\": {\"alignItems\": \"diagonal\"}}}]}")?
+            .contains("alignItems") == true)
+        let deep = "{\"cases\": [" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "]}"
+        #expect(message(deep)?.contains("levels deep") == true)
+    }
+
+    @Test func unsupportedValuesFailTheirCaseOnly() throws {
+        let text = """
+        {"cases": [
+          {"name": "contents", "root": {"style": {"display": "contents"}, "children": []}},
+          {"name": "fine", "available": [200, null], "root": {"style": {"flexDirection": "row"},
+             "children": [{"style": {"flexGrow": 1, "height": 10}, "children": [],
+                           "expected": {"left": 0, "top": 0, "width": 200, "height": 10}}]}}
+        ]}
+        """
+        let cases = try CorpusFile.parse(Data(text.utf8))
+        let results = cases.map { CorpusEvaluator.run($0) }
+        #expect(results[0].failure == "unsupported: display: contents")
+        #expect(results[1].passed)
+    }
+}
