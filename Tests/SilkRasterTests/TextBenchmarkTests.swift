@@ -34,13 +34,14 @@ struct TextBenchmark {
             }
             func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
             var cold: [Double] = [], warm: [Double] = [], layoutOnly: [Double] = [], drawOnly: [Double] = []
-            var glyphs = 0
+            var glyphs = 0, renders = 0
             for _ in 0..<31 {
                 cache.removeAll()
                 cold.append(time {
                     let l = TextLayout(text: text, constrainedTo: size)
                     l.draw(into: bitmap, scale: scale, glyphCache: cache)
                 })
+                renders = cache.statistics.misses
                 warm.append(time {
                     let l = TextLayout(text: text, constrainedTo: size)
                     l.draw(into: bitmap, scale: scale, glyphCache: cache)
@@ -50,8 +51,8 @@ struct TextBenchmark {
                 drawOnly.append(time { l!.draw(into: bitmap, scale: scale, glyphCache: cache) })
                 glyphs = l!.lines.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.glyphCount } }
             }
-            print(String(format: "text bench scale %.0f: %d glyphs, %d lines; layout+draw cold %.0f µs, warm %.0f µs (layout %.0f µs, draw %.0f µs); cold/warm %.1f×",
-                         scale, glyphs, probe.lineCount, median(cold), median(warm), median(layoutOnly), median(drawOnly),
+            print(String(format: "text bench scale %.0f: %d glyphs, %d lines, %d glyph renders when cold; layout+draw cold %.0f µs, warm %.0f µs (layout %.0f µs, draw %.0f µs); cold/warm %.1f×",
+                         scale, glyphs, probe.lineCount, renders, median(cold), median(warm), median(layoutOnly), median(drawOnly),
                          median(cold) / median(warm)))
         }
     }
