@@ -241,6 +241,10 @@ extension FlexBox {
             }
         }
         line.remainingFreeSpace -= delta
+        // Frozen items subtract what they added; in doubles the rest can be 1e-16 instead of
+        // 0, and dividing by it would explode.
+        if abs(line.totalFlexShrinkScaledFactors) < 1e-9 { line.totalFlexShrinkScaledFactors = 0 }
+        if abs(line.totalFlexGrowFactors) < 1e-9 { line.totalFlexGrowFactors = 0 }
 
         // Second pass: final main sizes, then each item's layout at that size.
         let crossAxis = mainAxis.cross
@@ -252,12 +256,11 @@ extension FlexBox {
             if line.remainingFreeSpace < 0 {
                 let scaled = -child.flexShrink * basis
                 if scaled != 0 {
-                    let childSize: Double
-                    if line.totalFlexShrinkScaledFactors == 0 {
-                        childSize = basis + scaled
-                    } else {
-                        childSize = basis + line.remainingFreeSpace / line.totalFlexShrinkScaledFactors * scaled
-                    }
+                    // With no shrink factor left (every shrinking item frozen), Yoga shrinks by
+                    // the item's own scaled factor once; kept for fidelity.
+                    let childSize = line.totalFlexShrinkScaledFactors == 0
+                        ? basis + scaled
+                        : basis + line.remainingFreeSpace / line.totalFlexShrinkScaledFactors * scaled
                     updatedMainSize = child.boundAxis(mainAxis, childSize, availableInnerMainDim, availableInnerWidth)
                 }
             } else if line.remainingFreeSpace > 0 {

@@ -57,11 +57,22 @@ public enum CorpusEvaluator {
         let marginLeft = style.margin.left.resolve(aw) ?? 0, marginRight = style.margin.right.resolve(aw) ?? 0
         let marginTop = style.margin.top.resolve(aw) ?? 0, marginBottom = style.margin.bottom.resolve(aw) ?? 0
         var minSize = Size.zero, maxSize = Size(width: .infinity, height: .infinity)
-        if let w = available.width, style.width.resolve(aw) == nil, style.maxWidth.resolve(aw) == nil {
-            minSize.width = max(0, w - marginLeft - marginRight); maxSize.width = minSize.width
+        // Yoga: a definite size decides (the style does that); else a max size is the limit for
+        // the margin box (the margin is not added, unlike for a definite size); else a known
+        // available length is taken exactly.
+        if style.width.resolve(aw) == nil {
+            if let mw = style.maxWidth.resolve(aw) {
+                maxSize.width = max(0, mw - marginLeft - marginRight)
+            } else if let w = available.width {
+                minSize.width = max(0, w - marginLeft - marginRight); maxSize.width = minSize.width
+            }
         }
-        if let h = available.height, style.height.resolve(ah) == nil, style.maxHeight.resolve(ah) == nil {
-            minSize.height = max(0, h - marginTop - marginBottom); maxSize.height = minSize.height
+        if style.height.resolve(ah) == nil {
+            if let mh = style.maxHeight.resolve(ah) {
+                maxSize.height = max(0, mh - marginTop - marginBottom)
+            } else if let h = available.height {
+                minSize.height = max(0, h - marginTop - marginBottom); maxSize.height = minSize.height
+            }
         }
         let layout = try spec.layoutThatFits(SizeRange(min: minSize, max: maxSize),
                                              parentSize: Size(width: aw, height: ah), context: context)
