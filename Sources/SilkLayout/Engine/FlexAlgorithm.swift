@@ -13,9 +13,11 @@ import SilkGeometry
 //    fall back to content size.
 //  - Left-to-right only; the cross axis is never reversed.
 //  - Baselines without `style.ascender` are synthesized from the first child (or the bottom edge).
-// Deviations from Yoga (CSS behaviour kept instead):
-//  - Relative offsets (`insets` on in-flow children) move the box physically, also in reversed
-//    and wrap-reverse containers; margins count when aligning items in multi-line containers.
+// Yoga's behaviour is kept where it differs from CSS, because the oracle (browser results
+// that Yoga also reproduces) can only contain cases where the two agree: relative offsets
+// are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
+// places items as Yoga does (see STEP 8), and auto margins of an item that starts a new line
+// also count in the previous one.
 // Additions from Texture: `spacingBefore/After` (extra main-axis margins), `baselineLast`.
 
 /// Cross-axis placement of one child, after `alignSelf` and the stack's `alignItems` are combined.
@@ -274,16 +276,12 @@ extension FlexBox {
         // reversed main axes, then apply relative offsets.
         let crossSize = measured(crossAxis), mainSize = measured(mainAxis)
         let wrapReverse = stack.flexWrap == .wrapReverse
-        for child in children where child.isInFlow {
+        for child in children where child.style.positionType != .absolute {
             if wrapReverse {
                 child.setPosition(crossAxis, crossSize - child.position(crossAxis) - child.measured(crossAxis))
             }
-            if mainAxis.isReverse {
+            if mainAxis.isReverse && child.style.display != .none {
                 child.setPosition(mainAxis, mainSize - child.position(mainAxis) - child.measured(mainAxis))
-            }
-            if child.style.positionType == .relative && !child.style.insets.isEmpty {
-                child.x += child.relativeOffset(.row, availableInnerWidth)
-                child.y += child.relativeOffset(.column, availableInnerHeight)
             }
         }
 
@@ -297,6 +295,7 @@ extension FlexBox {
     /// The offset a relatively positioned box is moved by along a physical axis: the start inset
     /// if set, else minus the end inset.
     func relativeOffset(_ axis: FlexDirection, _ axisSize: Double) -> Double {
+        if style.positionType == .static { return 0 }
         let start = axis.isRow ? style.insets.left : style.insets.top
         if let start, !start.isAuto {
             let v = start.value(axisSize)
@@ -307,6 +306,20 @@ extension FlexBox {
             return v.isNaN ? 0 : -v
         }
         return 0
+    }
+
+    /// The inset on the flex-start edge of `axis` (Yoga `computeFlexStartPosition`), 0 when unset.
+    func startInset(_ axis: FlexDirection, _ axisSize: Double) -> Double {
+        let d: Dimension?
+        switch axis.startEdge {
+        case .left: d = style.insets.left
+        case .top: d = style.insets.top
+        case .right: d = style.insets.right
+        case .bottom: d = style.insets.bottom
+        }
+        guard let d else { return 0 }
+        let v = d.value(axisSize)
+        return v.isNaN ? 0 : v
     }
 
     /// Re-lays out a child stretched to its line's cross length (§9.4 step 11).
@@ -411,16 +424,18 @@ extension FlexBox {
             endIndex = index
             currentLead += i != 0 ? lineGap : 0
             lineHeight += extraSpacePerLine
+            // Yoga's placements, kept exactly (the oracle's cases are those Yoga agrees on):
+            // start uses the start inset and no margin, center ignores margins, and a stretched
+            // item in a column is re-measured with its cross-axis margins.
             for child in children[startIndex..<endIndex] where child.isInFlow {
                 switch alignment(of: child) {
                 case .start:
-                    child.setPosition(crossAxis, currentLead + child.leadingMargin(crossAxis, availableInnerWidth))
+                    child.setPosition(crossAxis, currentLead + child.startInset(crossAxis, availableInnerWidth))
                 case .end:
                     child.setPosition(crossAxis, currentLead + lineHeight
                                       - child.trailingMargin(crossAxis, availableInnerWidth) - child.measured(crossAxis))
                 case .center:
-                    child.setPosition(crossAxis, currentLead + child.leadingMargin(crossAxis, availableInnerWidth)
-                                      + (lineHeight - child.dimensionWithMargin(crossAxis, availableInnerWidth)) / 2)
+                    child.setPosition(crossAxis, currentLead + (lineHeight - child.measured(crossAxis)) / 2)
                 case .stretch:
                     child.setPosition(crossAxis, currentLead + child.leadingMargin(crossAxis, availableInnerWidth))
                     if !child.hasDefiniteLength(crossAxis, availableInnerCrossDim) {
@@ -429,7 +444,7 @@ extension FlexBox {
                             : leadPerLine + lineHeight
                         let childHeight = isMainAxisRow
                             ? leadPerLine + lineHeight
-                            : child.measuredHeight + child.marginForAxis(mainAxis, availableInnerWidth)
+                            : child.measuredHeight + child.marginForAxis(crossAxis, availableInnerWidth)
                         if !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
                             try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight,
                                                      widthMode: .exactly, heightMode: .exactly,
@@ -439,7 +454,7 @@ extension FlexBox {
                     }
                 case .baselineFirst, .baselineLast:
                     let b = child.baseline(last: alignment(of: child) == .baselineLast)
-                    child.y = currentLead + maxAscent - b
+                    child.y = currentLead + maxAscent - b + child.startInset(.column, availableInnerCrossDim)
                 }
             }
             currentLead += leadPerLine + lineHeight
@@ -466,7 +481,7 @@ extension FlexBox {
         if last {
             for child in children.reversed() where child.isInFlow { chosen = child; break }
         } else {
-            for child in children where child.isInFlow {
+            for child in children where child.style.positionType != .absolute {
                 if child.lineIndex > 0 { break }
                 if alignment(of: child) == .baselineFirst { chosen = child; break }
                 if chosen == nil { chosen = child }

@@ -60,8 +60,10 @@ extension FlexBox {
                 continue
             }
             if performLayout {
-                child.x = child.leadingMargin(rowAxis, availableInnerWidth)
-                child.y = child.leadingMargin(columnAxis, availableInnerWidth)
+                // Start margin plus relative offset, measured from the flex-start edge (so a
+                // reversed axis mirrors the offset, as Yoga's `setPosition` does).
+                child.x = child.leadingMargin(rowAxis, availableInnerWidth) + child.relativeOffset(.row, availableInnerWidth)
+                child.y = child.leadingMargin(columnAxis, availableInnerWidth) + child.relativeOffset(.column, availableInnerHeight)
             }
             if child.style.positionType == .absolute { continue }
             if child === singleFlexChild {
@@ -178,6 +180,11 @@ extension FlexBox {
         while index < children.count {
             let child = children[index]
             if !child.isInFlow { index += 1; continue }
+            // Counted before the break test, as Yoga does: the item that starts the next line
+            // also counts in this one.
+            if child.marginIsAuto(mainAxis.startEdge) { line.numberOfAutoMargins += 1 }
+            if child.marginIsAuto(mainAxis.endEdge) { line.numberOfAutoMargins += 1 }
+            child.lineIndex = lineIndex
             let childMargin = child.marginForAxis(mainAxis, availableInnerWidth)
             let leadingGap = line.items.isEmpty ? 0 : gap
             let basis = child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
@@ -185,9 +192,6 @@ extension FlexBox {
                 && isWrap && !line.items.isEmpty {
                 break
             }
-            if child.marginIsAuto(mainAxis.startEdge) { line.numberOfAutoMargins += 1 }
-            if child.marginIsAuto(mainAxis.endEdge) { line.numberOfAutoMargins += 1 }
-            child.lineIndex = lineIndex
             line.sizeConsumed += basis + childMargin + leadingGap
             if child.isFlexible {
                 line.totalFlexGrowFactors += child.flexGrow
