@@ -95,7 +95,7 @@ struct TextLayoutTests {
         #expect(full.lineCount > 2 && !full.isTruncated)
     }
 
-    @Test func oneLineTruncationAndCustomToken() {
+    @Test func oneLineTruncationAndCustomToken() throws {
         let text = "The quick brown fox jumps over the lazy dog"
         let w = width("The quick brown fox")
         let custom = AttributedText(" more»", attributes: TextAttributes(fontSize: 16, color: .blue))
@@ -105,6 +105,15 @@ struct TextLayoutTests {
         #expect(tokenRun?.attributes.color == .blue)
         #expect(tokenRun?.glyphCount == 6)
         #expect(l.lines[0].rect.width <= w + 0.01)
+        // A token carrying a link ("… more") is tappable and stands for the hidden text.
+        let more = AttributedText("… more", attributes: TextAttributes(fontSize: 16, link: "silk://more"))
+        let m = layout(text, width: w, lines: 1, token: more)
+        let run = try #require(m.lines[0].runs.first { $0.isTruncationToken })
+        let p = Point(x: m.lines[0].rect.minX + run.x + run.width / 2, y: m.lines[0].baseline - 4)
+        #expect(m.isTruncationToken(at: p))
+        #expect(m.link(at: p)?.url == "silk://more")
+        #expect(m.link(at: p)?.range.upperBound == text.unicodeScalars.count)
+        #expect(!m.isTruncationToken(at: Point(x: 2, y: p.y)))
     }
 
     @Test(arguments: [TruncationMode.head, .middle, .tail])

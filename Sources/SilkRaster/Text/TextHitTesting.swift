@@ -22,12 +22,24 @@ extension TextLayout {
         return glyphHit(line: li, x: point.x, exact: false)?.cluster ?? lines[li].characterRange.lowerBound
     }
 
-    /// The link under `point` (the glyph itself must be hit, on its line), or nil.
+    /// The link under `point` (the glyph itself must be hit, on its line), or nil. A truncation
+    /// token whose attributes carry a link (a "… more" token) reports that link with the range
+    /// of the hidden text.
     public func link(at point: Point) -> TextLink? {
         guard point.x.isFinite, point.y.isFinite, let li = lineIndex(atY: point.y),
               lines[li].rect.minY <= point.y, point.y < lines[li].rect.maxY,
-              let hit = glyphHit(line: li, x: point.x, exact: true), !hit.isToken else { return nil }
+              let hit = glyphHit(line: li, x: point.x, exact: true) else { return nil }
+        if hit.isToken {
+            return hit.tokenLink.map { TextLink(url: $0, range: hit.tokenRange) }
+        }
         return links.first { $0.range.contains(hit.cluster) }
+    }
+
+    /// True when `point` hits the glyphs of the truncation token.
+    public func isTruncationToken(at point: Point) -> Bool {
+        guard point.x.isFinite, point.y.isFinite, let li = lineIndex(atY: point.y),
+              lines[li].rect.minY <= point.y, point.y < lines[li].rect.maxY else { return false }
+        return glyphHit(line: li, x: point.x, exact: true)?.isToken ?? false
     }
 
     /// The link covering character `index`, if any.
@@ -59,19 +71,29 @@ extension TextLayout {
         return out
     }
 
-    private func glyphHit(line li: Int, x: Double, exact: Bool) -> (cluster: Int, isToken: Bool)? {
+    private struct GlyphHit {
+        var cluster: Int
+        var isToken: Bool
+        var tokenLink: String?
+        var tokenRange: Range<Int>
+    }
+
+    private func glyphHit(line li: Int, x: Double, exact: Bool) -> GlyphHit? {
         let line = lines[li]
         let lx = x - line.rect.minX
-        var best: (cluster: Int, isToken: Bool, distance: Double)? = nil
+        var best: (hit: GlyphHit, distance: Double)? = nil
         for run in line.runs {
             for i in run.glyphs.indices {
                 let x0 = run.penX[i], x1 = x0 + run.advances[i]
-                if lx >= x0 && lx < x1 { return (run.clusterStarts[i], run.isTruncationToken) }
+                let hit = GlyphHit(cluster: run.clusterStarts[i], isToken: run.isTruncationToken,
+                                   tokenLink: run.isTruncationToken ? run.attributes.link : nil,
+                                   tokenRange: run.characterRange)
+                if lx >= x0 && lx < x1 { return hit }
                 let d = lx < x0 ? x0 - lx : lx - x1
-                if best == nil || d < best!.distance { best = (run.clusterStarts[i], run.isTruncationToken, d) }
+                if best == nil || d < best!.distance { best = (hit, d) }
             }
         }
         if exact { return nil }
-        return best.map { ($0.cluster, $0.isToken) }
+        return best?.hit
     }
 }
