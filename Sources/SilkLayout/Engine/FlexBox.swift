@@ -207,6 +207,31 @@ final class FlexBox {
         return layout
     }
 
+    /// A stack laid out as Yoga's `calculateLayout(ownerWidth, ownerHeight)` lays out a root:
+    /// a definite size is exact, else a max size is the fit-content limit, else a known owner
+    /// length is exact, else max-content. (The corpus evaluator's entry; `layoutRoot` is the
+    /// Texture-style one, where a range's minimum always wins.)
+    static func layoutAsYogaRoot(_ stack: StackLayoutSpec, ownerWidth: Double, ownerHeight: Double,
+                                 context: LayoutContext) throws(LayoutError) -> Layout {
+        let root = try build(stack, style: stack.style, isRoot: true, depth: context.depth + 1,
+                             parentDirection: nil, context: context)
+        func axis(_ a: FlexDirection, _ owner: Double) -> (Double, SizingMode) {
+            if root.hasDefiniteLength(a, owner) {
+                return (root.resolvedDimension(a, owner) + root.marginForAxis(a, ownerWidth), .exactly)
+            }
+            let maxLength = root.resolvedMax(a, owner)
+            if !maxLength.isNaN { return (maxLength, .atMost) }
+            return owner.isNaN ? (.nan, .undefined) : (owner, .exactly)
+        }
+        let (w, wm) = axis(.row, ownerWidth)
+        let (h, hm) = axis(.column, ownerHeight)
+        try root.layoutInternal(availableWidth: w, availableHeight: h, widthMode: wm, heightMode: hm,
+                                ownerWidth: ownerWidth, ownerHeight: ownerHeight, performLayout: true,
+                                context: context)
+        root.x = 0; root.y = 0
+        return root.makeLayout()
+    }
+
     /// The immutable result for this box and its subtree.
     func makeLayout() -> Layout {
         let size = Size(width: layoutWidth, height: layoutHeight)

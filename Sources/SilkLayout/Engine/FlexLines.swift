@@ -188,7 +188,9 @@ extension FlexBox {
             let childMargin = child.marginForAxis(mainAxis, availableInnerWidth)
             let leadingGap = line.items.isEmpty ? 0 : gap
             let basis = child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
-            if line.sizeConsumed + basis + childMargin + leadingGap > availableInnerMainDim
+            // A small tolerance: a container sized to its content must not wrap its last item
+            // because `content + margin − margin` came out a rounding error short.
+            if line.sizeConsumed + basis + childMargin + leadingGap > availableInnerMainDim + 0.0001
                 && isWrap && !line.items.isEmpty {
                 break
             }

@@ -48,40 +48,21 @@ public enum CorpusEvaluator {
     }
 
     /// The root's layout as Yoga's `calculateLayout(available…)` computes it: a definite style
-    /// size or a max size decides; otherwise a known available length is taken exactly.
-    /// The root is placed at its margin plus its relative offset.
+    /// size is exact, else a max size is the fit-content limit, else a known available length
+    /// is exact. The root is placed at its margin plus its relative offset.
     public static func rootLayout(_ spec: StackLayoutSpec, available: (width: Double?, height: Double?),
                                   context: LayoutContext = LayoutContext()) throws(LayoutError) -> Layout {
         let style = spec.style
         let aw = available.width ?? .nan, ah = available.height ?? .nan
-        let marginLeft = style.margin.left.resolve(aw) ?? 0, marginRight = style.margin.right.resolve(aw) ?? 0
-        let marginTop = style.margin.top.resolve(aw) ?? 0, marginBottom = style.margin.bottom.resolve(aw) ?? 0
-        var minSize = Size.zero, maxSize = Size(width: .infinity, height: .infinity)
-        // Yoga: a definite size decides (the style does that); else a max size is the limit for
-        // the margin box (the margin is not added, unlike for a definite size); else a known
-        // available length is taken exactly.
-        if style.width.resolve(aw) == nil {
-            if let mw = style.maxWidth.resolve(aw) {
-                maxSize.width = max(0, mw - marginLeft - marginRight)
-            } else if let w = available.width {
-                minSize.width = max(0, w - marginLeft - marginRight); maxSize.width = minSize.width
-            }
-        }
-        if style.height.resolve(ah) == nil {
-            if let mh = style.maxHeight.resolve(ah) {
-                maxSize.height = max(0, mh - marginTop - marginBottom)
-            } else if let h = available.height {
-                minSize.height = max(0, h - marginTop - marginBottom); maxSize.height = minSize.height
-            }
-        }
-        let layout = try spec.layoutThatFits(SizeRange(min: minSize, max: maxSize),
-                                             parentSize: Size(width: aw, height: ah), context: context)
+        if style.display == .none { return Layout(element: spec, size: .zero) }
+        let layout = try FlexBox.layoutAsYogaRoot(spec, ownerWidth: aw, ownerHeight: ah, context: context)
         func offset(_ start: Dimension?, _ end: Dimension?, _ size: Double) -> Double {
             if style.positionType == .static { return 0 }
-            if let start, let v = start.resolve(size) { return v }
+            if let start, !start.isAuto { return start.resolve(size) ?? 0 }
             if let end, let v = end.resolve(size) { return -v }
             return 0
         }
+        let marginLeft = style.margin.left.resolve(aw) ?? 0, marginTop = style.margin.top.resolve(aw) ?? 0
         return layout.positioned(at: Point(x: marginLeft + offset(style.insets.left, style.insets.right, aw),
                                            y: marginTop + offset(style.insets.top, style.insets.bottom, ah)))
     }
