@@ -100,11 +100,13 @@ extension FlexBox {
         let start = isRow ? child.style.insets.left : child.style.insets.top
         let end = isRow ? child.style.insets.right : child.style.insets.bottom
         let physical: Double
+        // Inset-placed: margins are fractions of the containing block's length on this axis
+        // (Yoga's choice; CSS would use its width).
         if let start, !start.isAuto {
-            physical = zeroIfNaN(start.value(blockSize)) + containing.border(startEdge) + child.margin(startEdge, blockWidth)
+            physical = zeroIfNaN(start.value(blockSize)) + containing.border(startEdge) + child.margin(startEdge, blockSize)
         } else if let end, !end.isAuto {
             physical = containing.measured(axis) - child.measured(axis) - containing.border(endEdge)
-                - child.margin(endEdge, blockWidth) - zeroIfNaN(end.value(blockSize))
+                - child.margin(endEdge, blockSize) - zeroIfNaN(end.value(blockSize))
         } else {
             enum Placement { case start, center, end }
             var placement: Placement
