@@ -24,12 +24,13 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
         var version: UInt64 = 0
         weak var supernode: LayoutNode?
         var subnodes: [LayoutNode] = []
+        /// Cached layouts, under the same lock as the version they belong to.
+        var cache = LayoutCacheEntries()
     }
 
     public let name: String
     public let content: Content
     private let state: Mutex<State>
-    private let cache = LayoutCache()
 
     public init(name: String = "node", style: Style = Style(), content: Content) {
         self.name = name; self.content = content
@@ -73,20 +74,20 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
         while let n = node {
             node = n.state.withLock { s in
                 s.version &+= 1
+                s.cache.removeAll()
                 return s.supernode
             }
-            n.cache.removeAll()
         }
     }
 
     /// Number of cached layouts (for tests and diagnostics).
-    public var cachedLayoutCount: Int { cache.count }
+    public var cachedLayoutCount: Int { state.withLock { $0.cache.count } }
 
     /// Called on any thread. Returns the cached layout for this range and version, else
     /// measures or lays out the spec and caches the result.
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
-        let version = state.withLock { $0.version }
-        if let hit = cache.layout(for: constrainedSize, version: version) { return hit }
+        let (version, hit) = state.withLock { s in (s.version, s.cache.layout(for: constrainedSize, version: s.version)) }
+        if let hit { return hit }
         let layout: Layout
         switch content {
         case .measure(let measure):
@@ -96,7 +97,10 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
             let sub = try spec.layoutThatFits(constrainedSize, parentSize: constrainedSize.max, context: context)
             layout = Layout(element: self, size: sub.size, sublayouts: [sub])
         }
-        cache.store(layout, for: constrainedSize, version: version)
+        // Stored only if no invalidation happened meanwhile (the entry would be stale).
+        state.withLock { s in
+            if s.version == version { s.cache.store(layout, for: constrainedSize, version: version) }
+        }
         return layout
     }
 
