@@ -95,34 +95,25 @@ enum BoxBlur {
     }
 
     /// One box pass over one row with clamped edges: out[x] = mean(in[x-left … x+right]).
-    /// Per-channel running sums in UInt32 (at most 255 × window < 2^24); the mean is a multiply
-    /// by a 32-bit reciprocal. The interior, where the window lies inside the row, runs without
-    /// clamping.
     @inline(__always)
     static func pass(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, _ w: Int,
                      _ left: Int, _ right: Int, _ inv: UInt64) {
+        var sa: UInt64 = 0, sr: UInt64 = 0, sg: UInt64 = 0, sb: UInt64 = 0
+        @inline(__always) func add(_ p: UInt32) {
+            sa &+= UInt64(p >> 24); sr &+= UInt64((p >> 16) & 0xff); sg &+= UInt64((p >> 8) & 0xff); sb &+= UInt64(p & 0xff)
+        }
+        @inline(__always) func sub(_ p: UInt32) {
+            sa &-= UInt64(p >> 24); sr &-= UInt64((p >> 16) & 0xff); sg &-= UInt64((p >> 8) & 0xff); sb &-= UInt64(p & 0xff)
+        }
         let last = w - 1
-        var sa: UInt32 = 0, sr: UInt32 = 0, sg: UInt32 = 0, sb: UInt32 = 0
-        for k in -left...right {
-            let p = src[min(last, max(0, k))]
-            sa &+= p >> 24; sr &+= (p >> 16) & 0xFF; sg &+= (p >> 8) & 0xFF; sb &+= p & 0xFF
-        }
+        for k in -left...right { add(src[min(last, max(0, k))]) }
         let half: UInt64 = 1 << 31
-        var x = 0
-        @inline(__always) func step(_ incoming: UInt32, _ outgoing: UInt32) {
-            let a = (UInt64(sa) &* inv &+ half) >> 32, r = (UInt64(sr) &* inv &+ half) >> 32
-            let g = (UInt64(sg) &* inv &+ half) >> 32, b = (UInt64(sb) &* inv &+ half) >> 32
-            dst[x] = UInt32(truncatingIfNeeded: a << 24 | r << 16 | g << 8 | b)
-            sa = sa &+ (incoming >> 24) &- (outgoing >> 24)
-            sr = sr &+ ((incoming >> 16) & 0xFF) &- ((outgoing >> 16) & 0xFF)
-            sg = sg &+ ((incoming >> 8) & 0xFF) &- ((outgoing >> 8) & 0xFF)
-            sb = sb &+ (incoming & 0xFF) &- (outgoing & 0xFF)
-            x += 1
+        for x in 0..<w {
+            dst[x] = UInt32((sa &* inv &+ half) >> 32) << 24 | UInt32((sr &* inv &+ half) >> 32) << 16
+                | UInt32((sg &* inv &+ half) >> 32) << 8 | UInt32((sb &* inv &+ half) >> 32)
+            add(src[min(last, x + right + 1)])
+            sub(src[max(0, x - left)])
         }
-        let interiorStart = min(w, left), interiorEnd = max(interiorStart, w - right - 1)
-        while x < interiorStart { step(src[min(last, x + right + 1)], src[max(0, x - left)]) }
-        while x < interiorEnd { step(src[x + right + 1], src[x - left]) }
-        while x < w { step(src[min(last, x + right + 1)], src[max(0, x - left)]) }
     }
 
     /// Transposes a w×h image into an h×w one, in 32×32 tiles for cache locality.

@@ -1,6 +1,7 @@
 import CTurboJPEG
 import Foundation
 
+// Public JPEG output for tools and demos (the raster-bench input, the feed demo's server).
 extension Bitmap {
     /// Encodes the bitmap as a baseline 4:2:0 JPEG (alpha is dropped: pixels are composited on
     /// black, as premultiplied values already are). Uses TurboJPEG's `tjCompress2`.
