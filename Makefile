@@ -6,7 +6,7 @@ SILK_DEBUG := $(BUILD_DIR)/debug/silk
 SILK       := $(BUILD_DIR)/$(CONFIG)/silk
 OUT        ?= out
 
-.PHONY: all demo test build build-debug deps deps-test unit-tests cli-tests snapshots record-golden clean
+.PHONY: all demo test test-tsan build build-debug deps deps-test unit-tests cli-tests snapshots record-golden clean
 
 all: build
 
@@ -28,9 +28,17 @@ demo: build
 	@scripts/demo.sh $(SILK) $(OUT)
 
 ## make test: install what the tests need, build, run every test; fails loudly on any failure.
+## Includes the ThreadSanitizer run of the concurrency tests (set SILK_SKIP_TSAN=1 to skip locally).
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory unit-tests cli-tests
+	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
+
+## ThreadSanitizer over the run loop, render-thread and text concurrency tests (own build folder).
+TSAN_FILTER ?= SilkRunLoopTests|RenderThreadTests|RenderStressTests|concurrentLayoutAndDrawingMatch|ConcurrencyTests
+test-tsan: deps-test
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 
 unit-tests:
 	$(SWIFT) test --skip-build

@@ -1,3 +1,4 @@
+import Foundation
 import SilkGeometry
 import SilkRaster
 import SilkRender
@@ -34,6 +35,8 @@ public final class Window {
         rootLayer.name = "window"
         renderThread = try RenderThread(presenter: presenter, clearColor: background)
         self.loop = loop
+        let counter = frameCounter
+        renderThread.onFrame { if $0.didPresent { counter.increment() } }
         renderThread.start()
         observer = loop.addObserver(.beforeWaiting, order: Window.commitObserverOrder) { [weak self] _ in
             self?.commitIfNeeded()
@@ -51,10 +54,22 @@ public final class Window {
         return true
     }
 
+    /// Frames the presenter has shown (counted on the render thread).
+    public var presentedFrames: Int { frameCounter.value }
+    private let frameCounter = FrameCounter()
+
     /// Stops the render thread (the window shows nothing afterwards).
     public func close() {
         if let observer { loop?.removeObserver(observer) }
         observer = nil
         renderThread.stop()
     }
+}
+
+/// A counter the render thread increments and the main thread reads.
+final class FrameCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

@@ -6,15 +6,26 @@ import Foundation
 extension Bitmap {
     /// Encodes the bitmap as an 8-bit RGBA PNG (straight alpha, as PNG requires).
     public func pngData() throws(RasterError) -> Data {
+        // Straight-alpha RGBA rows, converted from whatever format the bitmap holds.
+        let source = format == .argb32 ? self : try copy(format: .argb32)
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                let p = argb32(x: x, y: y)
-                let a = p >> 24
-                let i = (y * width + x) * 4
-                func un(_ c: UInt32) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (c * 255 + a / 2) / a)) }
-                rgba[i] = un((p >> 16) & 0xff); rgba[i + 1] = un((p >> 8) & 0xff)
-                rgba[i + 2] = un(p & 0xff); rgba[i + 3] = UInt8(a)
+        rgba.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = (source.data + y * source.stride).assumingMemoryBound(to: UInt32.self)
+                var i = y * width * 4
+                for x in 0..<width {
+                    let p = row[x]
+                    let a = p >> 24
+                    if a == 255 {
+                        out[i] = UInt8(truncatingIfNeeded: p >> 16); out[i + 1] = UInt8(truncatingIfNeeded: p >> 8)
+                        out[i + 2] = UInt8(truncatingIfNeeded: p); out[i + 3] = 255
+                    } else if a > 0 {
+                        func un(_ c: UInt32) -> UInt8 { UInt8(min(255, (c * 255 + a / 2) / a)) }
+                        out[i] = un((p >> 16) & 0xff); out[i + 1] = un((p >> 8) & 0xff)
+                        out[i + 2] = un(p & 0xff); out[i + 3] = UInt8(a)
+                    }
+                    i += 4
+                }
             }
         }
         var img = png_image()

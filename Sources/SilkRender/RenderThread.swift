@@ -13,6 +13,8 @@ public struct FrameReport: Sendable {
     public var renderEntries: Int
     /// Sequence number of the commit this frame showed.
     public var commitSequence: Int
+    /// False when compositing found no damage, so nothing was presented.
+    public var didPresent: Bool
 }
 
 /// The thread that composites committed layer-tree snapshots and presents them, paced by its
@@ -129,7 +131,7 @@ public final class RenderThread: @unchecked Sendable {
             lock.unlock()
             handler?(FrameReport(timing: timing, compositeMs: Double(t1 - t0) / 1e6, presentMs: Double(t2 - t1) / 1e6,
                                  damagedPixels: frame.damage.area, renderEntries: compositor.lastStatistics.entries,
-                                 commitSequence: sequence))
+                                 commitSequence: sequence, didPresent: !frame.damage.isEmpty))
         }
     }
 

@@ -89,5 +89,26 @@ done
 timeout 20 "$silk" snapshot shapes --out /proc/silk.png >/dev/null 2>"$tmp/stderr"; rc=$?
 if [ $rc -eq 2 ] && grep -qF "/proc/silk.png" "$tmp/stderr"; then ok; else bad "unwritable --out: rc=$rc $(cat "$tmp/stderr")"; fi
 
+# --- the app loop: demo runs on headless and stops in order on SIGTERM / SIGINT -----------------
+if timeout 30 env -u WAYLAND_DISPLAY "$silk" demo layers --frames 30 --out "$tmp/frames.png" >"$tmp/log" 2>&1 \
+   && grep -q "using headless" "$tmp/log" && [ "$(png_size "$tmp/frames.png")" = "1280 720" ]; then ok
+else bad "demo --frames 30: $(cat "$tmp/log")"; fi
+for sig in TERM INT; do
+  env -u WAYLAND_DISPLAY "$silk" demo layers --out "$tmp/sig.png" >"$tmp/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do grep -q "running" "$tmp/log" && break; sleep 0.1; done
+  sleep 0.3
+  kill -s "$sig" "$pid"
+  start=$(date +%s%N)
+  wait "$pid"; rc=$?
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  reason=$([ "$sig" = TERM ] && echo terminated || echo interrupted)
+  if [ $rc -eq 0 ] && [ $ms -lt 1000 ] && grep -q "stopped ($reason)" "$tmp/log" && [ -s "$tmp/sig.png" ]; then ok
+  else bad "SIG$sig: rc=$rc after ${ms} ms: $(cat "$tmp/log")"; fi
+  rm -f "$tmp/sig.png"
+done
+if timeout 10 "$silk" demo layers --backend wayland >"$tmp/log" 2>&1; then bad "--backend wayland should fail in this build"
+elif grep -q "not built yet" "$tmp/log"; then ok; else bad "--backend wayland: $(cat "$tmp/log")"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import SilkGeometry
+import SilkRaster
+
+/// `silk raster-bench`: the rasterizer's figures (median of several runs; build with -c release):
+/// JPEG decode of a 4000×3000 photo in full and with scaled decode to 500 px wide, the card blur
+/// (512×512, radius 30, tint and saturation), and a 300-character paragraph laid out and drawn
+/// with a cold and a warm glyph cache.
+struct RasterBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "raster-bench", abstract: "Measure image decoding, blur and text rasterization.")
+
+    @Option(help: "Runs per figure (the median is reported).") var runs: Int = 9
+    @Option(help: "Only one figure: jpeg, blur or text (for instruction counts under callgrind).") var only: String?
+
+    func run() throws {
+        let runs = max(1, min(1000, self.runs))
+        func median(_ body: () throws -> Void) rethrows -> Double {
+            var t: [Double] = []
+            for _ in 0..<runs {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                try body()
+                t.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            }
+            return t.sorted()[t.count / 2]
+        }
+        guard let photoPath = Assets.photo("ladybird.jpg")?.path else { fail("assets/photos/ladybird.jpg not found") }
+        let photo = try ImageDecoder.decode(contentsOf: photoPath).bitmap
+        if only == nil || only == "jpeg" { try jpegFigures(photo, median: median) }
+        if only == nil || only == "blur" { try blurFigure(photo, median: median) }
+        if only == nil || only == "text" { try textFigures(median: median) }
+    }
+
+    func jpegFigures(_ photo: Bitmap, median: (() throws -> Void) throws -> Double) throws {
+        // A 4000×3000 JPEG made from a demo photo (upscaled, quality 90).
+        let big = try Bitmap(width: 4000, height: 3000)
+        Canvas(bitmap: big).draw(photo, in: big.bounds, contentMode: .aspectFill, filter: .bilinear)
+        let jpeg = try big.jpegData(quality: 90)
+        var scaledSize = (0, 0), scale = 0.0
+        let full = try median { _ = try ImageDecoder.decode(data: jpeg) }
+        let scaled = try median {
+            let d = try ImageDecoder.decode(data: jpeg, targetSize: (500, 375))
+            scaledSize = (d.bitmap.width, d.bitmap.height); scale = d.decodeScale
+        }
+        print(String(format: "JPEG 4000x3000 (%d KB) full decode:            %8.2f ms", jpeg.count / 1024, full))
+        print(String(format: "JPEG 4000x3000 scaled decode to %dx%d (1/%g): %8.2f ms  (%.1fx faster)",
+                     scaledSize.0, scaledSize.1, 1 / scale, scaled, full / scaled))
+
+    }
+
+    func blurFigure(_ photo: Bitmap, median: (() throws -> Void) throws -> Double) throws {
+        let square = try Bitmap(width: 512, height: 512)
+        Canvas(bitmap: square).draw(photo, in: square.bounds, contentMode: .aspectFill)
+        let blur = try median {
+            _ = try square.blurred(radius: 30, tintColor: Color(white: 0.5, alpha: 0.3), saturationDeltaFactor: 1.8)
+        }
+        print(String(format: "blur 512x512 radius 30 + tint + saturation:   %8.2f ms", blur))
+
+    }
+
+    func textFigures(median: (() throws -> Void) throws -> Double) throws {
+        let paragraph = String(repeating: "Silk brings the ideas of Texture to Linux: layout, text shaping and drawing run on display queues while the main thread stays free for input. ", count: 3).prefix(300)
+        let text = AttributedText(String(paragraph), attributes: TextAttributes(fontSize: 15))
+        let cache = GlyphCache(byteBudget: 32 << 20)
+        let probe = TextLayout(text: text, constrainedTo: Size(width: 320, height: .infinity))  // loads fonts
+        let target = try Bitmap(size: Size(width: 320, height: probe.size.height + 4))
+        let cold = try median {
+            cache.removeAll()
+            TextLayout(text: text, constrainedTo: Size(width: 320, height: .infinity)).draw(into: target, glyphCache: cache)
+        }
+        let warm = try median {
+            TextLayout(text: text, constrainedTo: Size(width: 320, height: .infinity)).draw(into: target, glyphCache: cache)
+        }
+        print(String(format: "text 300 chars layout+draw, cold glyph cache: %8.3f ms", cold))
+        print(String(format: "text 300 chars layout+draw, warm glyph cache: %8.3f ms  (%.1fx)", warm, cold / warm))
+    }
+}
