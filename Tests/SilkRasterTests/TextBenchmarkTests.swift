@@ -37,6 +37,7 @@ struct TextBenchmark {
             var glyphs = 0, renders = 0
             for _ in 0..<31 {
                 cache.removeAll()
+                FontDatabase.shared.removeCachedOutlines()
                 cold.append(time {
                     let l = TextLayout(text: text, constrainedTo: size)
                     l.draw(into: bitmap, scale: scale, glyphCache: cache)

@@ -64,6 +64,15 @@ public final class FontDatabase: @unchecked Sendable {
         return face(path: url.path, index: 0)
     }
 
+    /// Frees every loaded face's cached glyph outlines (see FontFace); with
+    /// `GlyphCache.removeAll()` this returns the text stack to a cold state, fonts still open.
+    public func removeCachedOutlines() {
+        lock.lock()
+        let all = Array(faces.values)
+        lock.unlock()
+        for f in all { f.removeCachedOutlines() }
+    }
+
     /// The face for a file and face index, opened on first use (nil when FreeType cannot open it).
     func face(path: String, index: Int) -> FontFace? {
         let key = "\(path)#\(index)"

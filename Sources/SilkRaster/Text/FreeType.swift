@@ -110,6 +110,7 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
     }
 
     deinit {
+        for (_, g) in outlines { FT_Done_Glyph(g) }
         hb_font_destroy(hbFont)
         hb_face_destroy(hbFace)
         if let face { FT_Done_Face(face) }
@@ -134,32 +135,67 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
             : rasterizeStrike(face, glyph, size26_6)
     }
 
+    private struct OutlineKey: Hashable {
+        var size26_6: Int
+        var glyph: UInt32
+        var bold: Bool
+        var oblique: Bool
+    }
+    /// Loaded (hinted, slanted, emboldened) outlines, so the four sub-pixel phases of a glyph
+    /// load and hint it once (FT_Get_Glyph copies). Guarded by `ftLock`; emptied at 1024.
+    private var outlines: [OutlineKey: FT_Glyph] = [:]
+
+    /// Frees the loaded outlines (memory pressure, cold-cache measurements).
+    func removeCachedOutlines() {
+        ftLock.lock()
+        defer { ftLock.unlock() }
+        for (_, g) in outlines { FT_Done_Glyph(g) }
+        outlines.removeAll()
+    }
+
     private func rasterizeOutline(_ face: FT_Face, _ glyph: UInt32, _ size26_6: Int, _ subpixel: Int,
                                   _ bold: Bool, _ oblique: Bool) -> GlyphImage? {
-        if currentSize26_6 != size26_6 {
-            guard FT_Set_Char_Size(face, 0, FT_F26Dot6(size26_6), 72, 72) == 0 else { return nil }
-            currentSize26_6 = size26_6
+        let key = OutlineKey(size26_6: size26_6, glyph: glyph, bold: bold, oblique: oblique)
+        var outline = outlines[key]
+        if outline == nil {
+            if currentSize26_6 != size26_6 {
+                guard FT_Set_Char_Size(face, 0, FT_F26Dot6(size26_6), 72, 72) == 0 else { return nil }
+                currentSize26_6 = size26_6
+            }
+            // FT_Set_Transform slants the outline at load time, after hinting.
+            var matrix = FT_Matrix(xx: 0x10000, xy: oblique ? 0x366A : 0, yx: 0, yy: 0x10000)  // ≈ 12° like FT_GlyphSlot_Oblique
+            FT_Set_Transform(face, &matrix, nil)
+            // FT_LOAD_TARGET_LIGHT (1 << 16): vertical-only hinting sharpens small text and keeps
+            // sub-pixel x positions honest. (FT_LOAD_NO_HINTING, 1 << 1, would make a miss about
+            // twice as cheap — the auto-hinter is most of it — at sizes where snapping no longer
+            // shows; not done yet because it changes the recorded golden images.)
+            // FT_LOAD_NO_BITMAP (1 << 3): ignore embedded bitmap strikes of outline fonts.
+            let flags: Int32 = (1 << 16) | (1 << 3)
+            guard FT_Load_Glyph(face, glyph, flags) == 0, let slot = face.pointee.glyph else { return nil }
+            if bold, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+                // The strength FT_GlyphSlot_Embolden uses: 1/24 em.
+                let strength = FT_Pos(max(16, size26_6 / 24))
+                FT_Outline_Embolden(&slot.pointee.outline, strength)
+                FT_Outline_Translate(&slot.pointee.outline, strength / 2, 0)  // the shaper added `strength` to the advance
+            }
+            var copy: FT_Glyph?
+            guard FT_Get_Glyph(slot, &copy) == 0, let copy else { return nil }
+            if outlines.count >= 1024 {
+                for (_, g) in outlines { FT_Done_Glyph(g) }
+                outlines.removeAll(keepingCapacity: true)
+            }
+            outlines[key] = copy
+            outline = copy
         }
-        // FT_Set_Transform applies the slant and the sub-pixel shift to the outline at load time.
-        var matrix = FT_Matrix(xx: 0x10000, xy: oblique ? 0x366A : 0, yx: 0, yy: 0x10000)  // ≈ 12° like FT_GlyphSlot_Oblique
+        // FT_Glyph_To_Bitmap with an origin renders the outline shifted by the sub-pixel phase
+        // (and shifts it back, as `destroy` is 0); the same pixels FT_Set_Transform's delta gave.
         var delta = FT_Vector(x: FT_Pos(subpixel * 16), y: 0)
-        FT_Set_Transform(face, &matrix, &delta)
-        // FT_LOAD_TARGET_LIGHT (1 << 16): vertical-only hinting sharpens small text and keeps
-        // sub-pixel x positions honest. (FT_LOAD_NO_HINTING, 1 << 1, would halve the cost of a
-        // cache miss — the auto-hinter is most of it — at sizes where snapping no longer shows;
-        // not done yet because it changes the recorded golden images.)
-        // FT_LOAD_NO_BITMAP (1 << 3): ignore embedded bitmap strikes of outline fonts.
-        let flags: Int32 = (1 << 16) | (1 << 3)
-        guard FT_Load_Glyph(face, glyph, flags) == 0, let slot = face.pointee.glyph else { return nil }
-        if bold, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
-            // The strength FT_GlyphSlot_Embolden uses: 1/24 em.
-            let strength = FT_Pos(max(16, size26_6 / 24))
-            FT_Outline_Embolden(&slot.pointee.outline, strength)
-            FT_Outline_Translate(&slot.pointee.outline, strength / 2, 0)  // the shaper added `strength` to the advance
-        }
-        guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return nil }
-        return GlyphImage(copying: slot.pointee.bitmap, left: Int(slot.pointee.bitmap_left),
-                          top: Int(slot.pointee.bitmap_top))
+        var rendered = outline
+        guard FT_Glyph_To_Bitmap(&rendered, FT_RENDER_MODE_NORMAL, &delta, 0) == 0, let rendered,
+              rendered != outline else { return nil }
+        defer { FT_Done_Glyph(rendered) }
+        let bitmap = UnsafeMutableRawPointer(rendered).assumingMemoryBound(to: FT_BitmapGlyphRec.self).pointee
+        return GlyphImage(copying: bitmap.bitmap, left: Int(bitmap.left), top: Int(bitmap.top))
     }
 
     /// Bitmap-only (colour emoji) faces: load the nearest strike and scale it to the size.
@@ -172,7 +208,6 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         if currentStrike != best {
             guard FT_Select_Size(face, Int32(best)) == 0 else { return nil }
             currentStrike = best
-            currentSize26_6 = -1
         }
         FT_Set_Transform(face, nil, nil)
         let flags: Int32 = 1 << 20  // FT_LOAD_COLOR
