@@ -16,8 +16,12 @@ import SilkGeometry
 // Yoga's behaviour is kept where it differs from CSS, because the oracle (browser results
 // that Yoga also reproduces) can only contain cases where the two agree: relative offsets
 // are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
-// places items as Yoga does (see STEP 8), and auto margins of an item that starts a new line
-// also count in the previous one.
+// places items as Yoga does (see STEP 8), auto margins of an item that starts a new line
+// also count in the previous one, and an inset-placed absolute child's percentage margins
+// are of the containing block's length on that axis.
+// Numerics: doubles instead of Yoga's floats; a cancelled flex-factor sum snaps to 0 and line
+// breaking tolerates 0.0001 of rounding noise. Random trees agree with Yoga ~99 %; the rest
+// are degenerate cases (min > max, every shrinking item frozen) where float rounding decides.
 // Additions from Texture: `spacingBefore/After` (extra main-axis margins), `baselineLast`.
 
 /// Cross-axis placement of one child, after `alignSelf` and the stack's `alignItems` are combined.
