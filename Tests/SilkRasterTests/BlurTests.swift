@@ -45,7 +45,79 @@ import SilkGeometry
         #expect(calls == 4)
         var uncancelled = 0
         _ = try b.blurred(radius: 20) { uncancelled += 1; return false }
-        #expect(uncancelled > 90)
+        #expect(uncancelled == 6 * 256 / BoxBlur.band + 1, "one check per band of every pass, one before the colour pass")
+    }
+
+    @Test func boxSizeFollowsApplesImageEffects() {
+        // d = ⌊r·3·√(2π)/4 + 0.5⌋, made odd: the tutorial's radius 30 gives 56 → 57.
+        #expect(BoxBlur.boxSize(radius: 30) == 57)
+        #expect(BoxBlur.boxSize(radius: 20) == 39)  // 38 → 39
+        #expect(BoxBlur.boxSize(radius: 1) == 3)    // 2 → 3
+        #expect(BoxBlur.boxSize(radius: 0.2) == 1)  // no blur
+        #expect(BoxBlur.boxSize(radius: 0) == 1 && BoxBlur.boxSize(radius: -3) == 1 && BoxBlur.boxSize(radius: .nan) == 1)
+        #expect(BoxBlur.boxSize(radius: 1e12) == BoxBlur.maxBoxSize)
+    }
+
+    /// Three clamped box passes per axis in Double: the vectorised integer version must agree
+    /// to within rounding, including widths that are not a multiple of four (the scalar tail).
+    @Test(arguments: [(37, 23, 5.0), (64, 9, 30.0), (5, 70, 3.0), (1, 1, 8.0)])
+    func matchesAReferenceBoxBlur(width: Int, height: Int, radius: Double) throws {
+        let b = try Bitmap(width: width, height: height)
+        var seed: UInt32 = 12345
+        var pixels = [[Double]](repeating: [0, 0, 0, 0], count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                seed = seed &* 1_103_515_245 &+ 12345
+                let a = UInt32(seed >> 24), c = (0..<3).map { UInt32(seed >> (8 * $0)) & 0xff * a / 255 }
+                let p = a << 24 | min(c[0], a) << 16 | min(c[1], a) << 8 | min(c[2], a)
+                (b.data + y * b.stride).storeBytes(of: p, toByteOffset: x * 4, as: UInt32.self)
+                pixels[y * width + x] = [Double(p >> 24), Double((p >> 16) & 0xff), Double((p >> 8) & 0xff), Double(p & 0xff)]
+            }
+        }
+        let r = BoxBlur.boxSize(radius: radius) / 2
+        func pass(_ src: [[Double]], horizontal: Bool) -> [[Double]] {
+            var out = src
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sum = [0.0, 0, 0, 0]
+                    for k in -r...r {
+                        let sx = horizontal ? min(width - 1, max(0, x + k)) : x
+                        let sy = horizontal ? y : min(height - 1, max(0, y + k))
+                        for c in 0..<4 { sum[c] += src[sy * width + sx][c] }
+                    }
+                    out[y * width + x] = sum.map { $0 / Double(2 * r + 1) }
+                }
+            }
+            return out
+        }
+        var reference = pixels
+        for _ in 0..<3 { reference = pass(reference, horizontal: false) }
+        for _ in 0..<3 { reference = pass(reference, horizontal: true) }
+        let out = try b.blurred(radius: radius)
+        var worst = 0.0
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = out.argb32(x: x, y: y)
+                let got = [Double(p >> 24), Double((p >> 16) & 0xff), Double((p >> 8) & 0xff), Double(p & 0xff)]
+                for c in 0..<4 { worst = max(worst, abs(got[c] - reference[y * width + x][c])) }
+                #expect((p >> 16) & 0xff <= p >> 24 && (p >> 8) & 0xff <= p >> 24 && p & 0xff <= p >> 24, "stays premultiplied")
+            }
+        }
+        #expect(worst <= 2.5, "max channel error \(worst)")
+    }
+
+    @Test func saturationAndTintKeepPremultipliedPixelsValid() throws {
+        let b = try Bitmap(width: 13, height: 7)
+        b.fill(Color(red: 0.9, green: 0.2, blue: 0.1, alpha: 0.4))
+        let out = try b.blurred(radius: 2, tintColor: Color(white: 0.5, alpha: 0.3), saturationDeltaFactor: 1.8)
+        for y in 0..<7 {
+            for x in 0..<13 {
+                let p = out.argb32(x: x, y: y), a = p >> 24
+                #expect((p >> 16) & 0xff <= a && (p >> 8) & 0xff <= a && p & 0xff <= a)
+            }
+        }
+        // Tint over: alpha = 0.3 + 0.4·0.7 = 0.58.
+        #expect(abs(Int(out.argb32(x: 6, y: 3) >> 24) - 148) <= 1)
     }
 
     @Test func tintAndSaturation() throws {
