@@ -9,8 +9,9 @@ import SilkGeometry
 //     layout.size            // size that fits (see `size`)
 //     layout.lineCount, layout.isTruncated, layout.firstBaseline, layout.lastBaseline
 //     layout.lines           // [TextLine]: rect, baseline, characterRange
-//     layout.characterIndex(at: point)  -> Int?          (TextLayout+HitTesting.swift)
-//     layout.link(at: point)            -> TextLink?
+//     layout.characterIndex(at: point)  -> Int?          (TextHitTesting.swift)
+//     layout.link(at: point)            -> TextLink?     (also a linked "… more" token)
+//     layout.isTruncationToken(at: point) -> Bool
 //     layout.rects(for: 3..<10)         -> [Rect]
 //     layout.draw(into: bitmap, at: originInPoints, scale: 2, clip: deviceRect, opacity: 1)  (TextRenderer.swift)
 //
