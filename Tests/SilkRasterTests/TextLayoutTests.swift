@@ -248,6 +248,12 @@ struct TextLayoutTests {
         l.draw(into: bitmap, at: Point(x: 2, y: 2))
     }
 
+    @Test func trailingNewlinesDoNotTruncate() {
+        let l = layout("one\n\n", width: 200, lines: 1)
+        #expect(l.lineCount == 1 && !l.isTruncated)
+        #expect(layout("one\n\ntwo", width: 200, lines: 1).isTruncated)
+    }
+
     @Test func paragraphsAndEmptyLines() {
         let l = layout("one\n\ntwo\r\nthree", width: .infinity)
         #expect(l.lineCount == 4)

@@ -171,8 +171,12 @@ public struct TextLayout: Sendable {
         // Long paragraphs in a finite width are shaped in windows of `shapingWindow` scalars:
         // the lines of a window are kept except its last, where the next window starts, so a
         // 1 MiB paragraph drawn in a small box costs a few windows, not the whole text.
-        paragraphLoop: for pr in paragraphs {
-            if built.count >= lineLimit { truncated = true; break }
+        paragraphLoop: for (pi, pr) in paragraphs.enumerated() {
+            if built.count >= lineLimit {
+                // Only empty paragraphs left (trailing newlines) hide nothing worth a token.
+                if !paragraphs[pi...].allSatisfy(\.isEmpty) { truncated = true }
+                break
+            }
             let paraAttributes = text.attributes(at: pr.lowerBound)
             let bidi = scalars[pr].withUnsafeBufferPointer { Bidi.resolve($0, direction: paraAttributes.baseWritingDirection) }
             var s = pr.lowerBound
