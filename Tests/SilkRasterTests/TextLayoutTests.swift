@@ -54,6 +54,13 @@ struct TextLayoutTests {
         #expect(lineStrings(l).joined() == "state-of-the-art")
     }
 
+    @Test func pathsBreakAfterSlashes() {
+        let l = layout("https://example.com/silk/text/layout", width: width("https://example.com/sil"))
+        #expect(lineStrings(l).first == "https://example.com/")
+        let fraction = "1/2".unicodeScalars.map(\.value)
+        #expect(fraction.withUnsafeBufferPointer(LineBreaking.opportunities) == [false, false, false, false])
+    }
+
     @Test func longWordBreaksBetweenCharacters() {
         let l = layout("abcdefghijklmnopqrstuvwxyz", width: width("abcdefgh"))
         #expect(l.lineCount >= 3)

@@ -5,6 +5,7 @@
 // - after U+200B ZERO WIDTH SPACE;
 // - after hyphens (U+002D, U+2010, U+2012, U+2013, U+00AD soft hyphen) when a letter precedes
 //   them and a non-digit follows (so "-5" and "a-1" stay whole); before and after U+2014 em dash;
+// - after "/" unless a digit, closing punctuation or another slash follows (paths, URLs);
 // - before and after CJK ideographs, kana, Hangul syllables, fullwidth forms and emoji
 //   (UAX #14 class ID), except before closing punctuation and small kana that must not start a
 //   line (、。，．」』）… — the "kinsoku" rule) and after opening punctuation that must not end one;
@@ -30,6 +31,8 @@ enum LineBreaking {
             if isSpace(cur) { continue }
             if prev == 0x200B { out[i] = true; continue }
             if prev == 0x2014 || cur == 0x2014 { out[i] = true; continue }
+            // After a slash before a letter (UAX #14 SY): paths and URLs wrap at their separators.
+            if prev == 0x2F && !isDigit(cur) && !isClosing(cur) && cur != 0x2F { out[i] = true; continue }
             if isHyphen(prev) {
                 let before = i >= 2 ? text[i - 2] : 0
                 if isLetter(before) && !isDigit(cur) && !isClosing(cur) { out[i] = true }
