@@ -65,6 +65,8 @@ final class ShapedParagraph {
     private(set) var items: [TextItem] = []
     private(set) var clusters: [TextCluster] = []
     private(set) var breaks: [Bool] = []
+    /// For each scalar that starts a cluster, where that cluster ends (O(1) lookups in makeLine).
+    private var clusterEnds: [Int] = []
     /// Metrics for a line with no glyphs (an empty paragraph).
     let emptyMetrics: (ascent: Double, descent: Double, gap: Double)
 
@@ -97,6 +99,7 @@ final class ShapedParagraph {
 
         // STEP 2: itemize.
         var scripts = scalars.map(Shaper.script(of:))
+        let neutral = scripts.map(Shaper.isNeutral)
         var lastReal: hb_script_t? = nil
         for i in scripts.indices {
             if Shaper.isNeutral(scripts[i]) { if let r = lastReal { scripts[i] = r } } else { lastReal = scripts[i] }
@@ -134,7 +137,7 @@ final class ShapedParagraph {
                     // Marks, joiners, variation selectors, skin tones: stay with the base character.
                     selection = cur
                 } else if !emoji, currentRun == runIndex, !cur.face.hasColorGlyphs,
-                          Shaper.isNeutral(Shaper.script(of: c)), cur.face.covers(c) {
+                          neutral[i], cur.face.covers(c) {
                     // Spaces, punctuation and digits stay in the surrounding font.
                     selection = cur
                 }
@@ -199,6 +202,8 @@ final class ShapedParagraph {
             }
         }
         breaks = scalars.withUnsafeBufferPointer(LineBreaking.opportunities)
+        clusterEnds = Array(1...max(1, scalars.count))  // a scalar not starting a cluster ends after itself
+        for c in clusters where c.start < clusterEnds.count { clusterEnds[c.start] = c.end }
     }
 
     // STEP 5: greedy line breaking. Returns cluster ranges; [0..<0] for an empty paragraph.
@@ -239,15 +244,6 @@ final class ShapedParagraph {
         var end = range.upperBound
         while end > range.lowerBound && clusters[end - 1].isWhitespace { end -= 1 }
         return range.lowerBound..<end
-    }
-
-    private func clusterEnd(ofStart s: Int) -> Int {
-        var lo = 0, hi = clusters.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if clusters[mid].start <= s { lo = mid } else { hi = mid - 1 }
-        }
-        return clusters.isEmpty ? s + 1 : clusters[lo].end
     }
 
     // STEP 6: one line from segments (logical order), positioned from x = 0.
@@ -293,6 +289,9 @@ final class ShapedParagraph {
                 gap = max(gap, it.selection.face.lineGap * size)
                 var ids: [UInt32] = [], pens: [Double] = [], offsets: [Point] = [], advances: [Double] = []
                 var cStarts: [Int] = [], cEnds: [Int] = []
+                let expected = min(it.glyphs.count, r.count + 8)
+                ids.reserveCapacity(expected); pens.reserveCapacity(expected); offsets.reserveCapacity(expected)
+                advances.reserveCapacity(expected); cStarts.reserveCapacity(expected); cEnds.reserveCapacity(expected)
                 let runX = pen
                 // Glyph clusters are monotonic (rising for LTR items, falling for RTL): find the slice.
                 let rtl = it.level & 1 == 1
@@ -309,7 +308,7 @@ final class ShapedParagraph {
                     var adv = g.advance
                     if justifyExtra > 0 && LineBreaking.isSpace(scalars[g.cluster]) { adv += justifyExtra }
                     ids.append(g.id); pens.append(pen); offsets.append(Point(x: g.dx, y: g.dy)); advances.append(adv)
-                    cStarts.append(start + g.cluster); cEnds.append(start + clusterEnd(ofStart: g.cluster))
+                    cStarts.append(start + g.cluster); cEnds.append(start + clusterEnds[g.cluster])
                     pen += adv
                 }
                 runs.append(GlyphRun(selection: it.selection, attributes: it.attributes, isRightToLeft: it.level & 1 == 1,
