@@ -62,11 +62,12 @@ final class ShapedParagraph {
     let levels: [UInt8]
     let rightToLeft: Bool
     let attributes: TextAttributes
-    private(set) var items: [TextItem] = []
-    private(set) var clusters: [TextCluster] = []
-    private(set) var breaks: [Bool] = []
+    // Constants once built: `let` keeps Swift's dynamic exclusivity checks off the hot loops.
+    let items: [TextItem]
+    let clusters: [TextCluster]
+    let breaks: [Bool]
     /// For each scalar that starts a cluster, where that cluster ends (O(1) lookups in makeLine).
-    private var clusterEnds: [Int] = []
+    private let clusterEnds: [Int]
     /// Metrics for a line with no glyphs (an empty paragraph).
     let emptyMetrics: (ascent: Double, descent: Double, gap: Double)
 
@@ -95,7 +96,12 @@ final class ShapedParagraph {
         // STEP 1: bidi levels (resolved by the caller over the whole paragraph).
         levels = Array(bidi.levels)
         rightToLeft = bidi.rightToLeft
-        guard !scalars.isEmpty else { return }
+        guard !scalars.isEmpty else {
+            self.items = []; self.clusters = []; self.breaks = [false]; self.clusterEnds = []
+            return
+        }
+        var items: [TextItem] = []
+        var clusters: [TextCluster] = []
 
         // STEP 2: itemize.
         var scripts = scalars.map(Shaper.script(of:))
@@ -201,9 +207,12 @@ final class ShapedParagraph {
                 clusters[ci].isWhitespace = !r.isEmpty && r.allSatisfy { LineBreaking.isSpace(scalars[$0]) }
             }
         }
-        breaks = scalars.withUnsafeBufferPointer(LineBreaking.opportunities)
-        clusterEnds = Array(1...max(1, scalars.count))  // a scalar not starting a cluster ends after itself
-        for c in clusters where c.start < clusterEnds.count { clusterEnds[c.start] = c.end }
+        var ends = Array(1...scalars.count)  // a scalar not starting a cluster ends after itself
+        for c in clusters where c.start < ends.count { ends[c.start] = c.end }
+        self.breaks = scalars.withUnsafeBufferPointer(LineBreaking.opportunities)
+        self.items = items
+        self.clusters = clusters
+        self.clusterEnds = ends
     }
 
     // STEP 5: greedy line breaking. Returns cluster ranges; [0..<0] for an empty paragraph.
