@@ -67,6 +67,9 @@ import SilkGeometry
         #expect(d.bitmap.width == (swapsAxes ? 16 : 32) && d.bitmap.height == (swapsAxes ? 32 : 16))
         #expect(d.originalWidth == d.bitmap.width)
         #expect(name(d.bitmap.argb32(x: 2, y: 2)) == topLeft)
+        // The opposite corner is the opposite stored corner.
+        let opposite = ["red": "white", "white": "red", "green": "blue", "blue": "green"][topLeft]
+        #expect(name(d.bitmap.argb32(x: d.bitmap.width - 3, y: d.bitmap.height - 3)) == opposite)
     }
 
     @Test func readsBigEndianExif() throws {
@@ -101,8 +104,104 @@ import SilkGeometry
         var garbage = photo
         for i in stride(from: 600, to: garbage.count - 10, by: 7) { garbage[i] = 0xFF }
         _ = error(garbage)  // any outcome but a crash is fine: corrupt scan data may still decode
-        #expect(error(photo.prefix(3)) != nil)
-        #expect(error(png.prefix(30)) != nil)
+        if case .truncated = error(photo.prefix(3)) {} else { Issue.record("3 bytes of a JPEG: \(String(describing: error(photo.prefix(3))))") }
+        if case .truncated = error(photo.prefix(100)) {} else { Issue.record("a JPEG cut in its header: \(String(describing: error(photo.prefix(100))))") }
+        if case .truncated = error(png.prefix(30)) {} else { Issue.record("a PNG cut in its header: \(String(describing: error(png.prefix(30))))") }
+        if case .truncated = error(png.prefix(4)) {} else { Issue.record("half a PNG signature: \(String(describing: error(png.prefix(4))))") }
+    }
+
+    /// The committed bad files (made by Inputs/make-bad-inputs.py) through the file API.
+    @Test(arguments: [
+        ("empty.jpg", "unsupported"), ("text.png", "unsupported"),
+        ("truncated.jpg", "truncated"), ("truncated.png", "truncated"),
+        ("garbage-after-header.jpg", "corrupt"), ("corrupt.png", "corrupt"),
+        ("huge-header.jpg", "tooManyPixels"), ("huge-100mpx.png", "tooManyPixels"),
+    ])
+    func badFilesGiveTheirTypedError(file: String, kind: String) {
+        do {
+            let d = try ImageDecoder.decode(contentsOf: input(file))
+            Issue.record("\(file) decoded as \(d.bitmap)")
+        } catch {
+            let got: String
+            switch error {
+            case .unsupportedFormat: got = "unsupported"
+            case .truncated: got = "truncated"
+            case .corrupt: got = "corrupt"
+            case .tooManyPixels(let w, let h, let limit):
+                got = "tooManyPixels"
+                #expect(w == 10000 && h == 10000 && limit == RasterLimits.defaultMaxImagePixels)
+            default: got = "\(error)"
+            }
+            #expect(got == kind, "\(file): \(error)")
+        }
+    }
+
+    /// A real, complete 10000 × 10000 PNG (24 KB on disk, 400 MB decoded): refused from its
+    /// header, with no pixel memory touched (peak RSS stays far below 400 MB).
+    @Test func hundredMegapixelPNGIsRefusedWithoutAllocating() throws {
+        let before = Self.peakResidentMiB()
+        #expect(throws: RasterError.tooManyPixels(width: 10000, height: 10000, limit: RasterLimits.defaultMaxImagePixels)) {
+            try ImageDecoder.decode(contentsOf: input("huge-100mpx.png"))
+        }
+        #expect(throws: RasterError.tooManyPixels(width: 10000, height: 10000, limit: 99_999_999)) {
+            try ImageDecoder.decode(contentsOf: input("huge-100mpx.png"), maxPixels: 99_999_999)
+        }
+        let info = try ImageDecoder.probe(data: Data(contentsOf: URL(fileURLWithPath: input("huge-100mpx.png"))))
+        #expect(info.width == 10000 && info.height == 10000 && info.format == .png)
+        #expect(Self.peakResidentMiB() - before < 200, "peak RSS grew by \(Self.peakResidentMiB() - before) MiB")
+    }
+
+    static func peakResidentMiB() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss / 1024
+    }
+
+    @Test func probeReadsOrientationAndUprightSize() throws {
+        let info = try ImageDecoder.probe(data: Data(contentsOf: URL(fileURLWithPath: input("exif-6.jpg"))))
+        #expect(info.format == .jpeg && info.orientation == 6)
+        #expect(info.width == 32 && info.height == 16)
+        #expect(info.uprightSize == (16, 32))
+        let png = try ImageDecoder.probe(data: Data(contentsOf: URL(fileURLWithPath: input("gray.png"))))
+        #expect(png.format == .png && png.orientation == 1 && png.uprightSize == (png.width, png.height))
+    }
+
+    @Test func scaledDecodeOfARotatedJPEGScalesTheUprightTarget() throws {
+        // Stored 32 × 16, upright 16 × 32: an upright target of 8 × 16 is half the size.
+        let d = try ImageDecoder.decode(contentsOf: input("exif-6.jpg"), targetSize: (8, 16))
+        #expect(d.decodeScale == 0.5)
+        #expect(d.bitmap.width == 8 && d.bitmap.height == 16)
+        #expect(d.originalSize == (16, 32))
+    }
+
+    @Test func scaledDecodeOfALargeJPEG() throws {
+        // 4000 × 3000 made in memory (not committed); a 500-wide target decodes at 1/8.
+        let big = try Bitmap(width: 4000, height: 3000)
+        big.fill(Color(rgb: 0x2080c0))
+        big.fill(Color(rgb: 0xe03020), rect: Rect(x: 0, y: 0, width: 2000, height: 1500))
+        let jpeg = try JPEGEncoder.encode(big, quality: 80)
+        let d = try ImageDecoder.decode(data: jpeg, targetSize: (500, 375))
+        #expect(d.decodeScale == 0.125)
+        #expect(d.bitmap.width == 500 && d.bitmap.height == 375)
+        #expect(d.originalSize == (4000, 3000))
+        #expect(name(d.bitmap.argb32(x: 10, y: 10)) == "red")
+        // Just over 1/8's 500 × 375, the smallest covering scale is 2/8 (1000 × 750).
+        let e = try ImageDecoder.decode(data: jpeg, targetSize: (501, 376))
+        #expect(e.decodeScale == 0.25 && e.bitmap.width == 1000)
+    }
+
+    @Test func demoLogoPNGHasPremultipliedTransparency() throws {
+        let path = try #require(Assets.photo("debian-logo.png")?.path)
+        let d = try ImageDecoder.decode(contentsOf: path)
+        #expect(d.format == .png && d.bitmap.width == 128 && d.bitmap.height == 128)
+        #expect(d.bitmap.argb32(x: 0, y: 0) == 0, "transparent corner")
+        #expect(!d.bitmap.isFullyOpaque)
+        for y in stride(from: 0, to: 128, by: 3) {
+            for x in stride(from: 0, to: 128, by: 3) {
+                let p = d.bitmap.argb32(x: x, y: y), a = p >> 24
+                #expect((p >> 16) & 0xff <= a && (p >> 8) & 0xff <= a && p & 0xff <= a)
+            }
+        }
     }
 
     @Test func hugeImagesAreRefusedBeforeAllocating() throws {

@@ -16,14 +16,22 @@ import Foundation
 public enum ImageDecoder {
     public enum Format: String, Sendable { case png, jpeg }
 
+    /// What the header says, read without decoding pixels (`probe(data:)`).
     public struct Info: Sendable, Equatable {
         public var format: Format
         /// Stored pixel size (before EXIF orientation).
         public var width: Int
         public var height: Int
+        /// EXIF orientation, 1…8 (always 1 for PNG).
+        public var orientation: Int = 1
+        /// The size once turned upright: what `decode` reports as `originalSize`.
+        public var uprightSize: (width: Int, height: Int) {
+            ExifOrientation.swapsAxes(orientation) ? (height, width) : (width, height)
+        }
     }
 
-    /// Reads only the header: format and stored size.
+    /// Reads only the header: format, stored size and orientation. Allocates no pixels and
+    /// applies no limit, so a layout pass can size an image node before decoding it.
     public static func probe(data: Data) throws(RasterError) -> Info {
         guard let format = detectFormat(data) else { throw unsupported(data) }
         switch format {
@@ -76,6 +84,11 @@ public enum ImageDecoder {
 
     static func unsupported(_ d: Data) -> RasterError {
         if d.isEmpty { return .unsupportedFormat("empty file") }
+        // The first bytes of a signature and nothing more: a file cut almost at once.
+        for (name, magic) in [("PNG", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] as [UInt8]), ("JPEG", [0xFF, 0xD8, 0xFF])]
+        where d.count < magic.count && magic.starts(with: d) {
+            return .truncated("\(name): only \(d.count) bytes of its signature")
+        }
         if d.starts(with: [0x47, 0x49, 0x46]) { return .unsupportedFormat("GIF is not supported (PNG and JPEG are)") }
         if d.count >= 12, d.starts(with: [0x52, 0x49, 0x46, 0x46]) { return .unsupportedFormat("WebP/RIFF is not supported (PNG and JPEG are)") }
         return .unsupportedFormat("not a PNG or JPEG file")
@@ -90,6 +103,8 @@ public struct DecodedImage: Sendable {
     /// The full image size in pixels, upright — before any scaled decode.
     public let originalWidth: Int
     public let originalHeight: Int
+    /// `(originalWidth, originalHeight)`.
+    public var originalSize: (width: Int, height: Int) { (originalWidth, originalHeight) }
     /// The EXIF orientation that was applied (1 = none).
     public let orientation: Int
     /// The JPEG scale used (1 when decoded in full).

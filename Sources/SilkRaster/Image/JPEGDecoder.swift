@@ -7,23 +7,25 @@ import Foundation
 /// truncated file is reported as `.truncated` instead of showing a grey lower half.
 enum JPEGDecoder {
     static func probe(_ data: Data) throws(RasterError) -> ImageDecoder.Info {
+        let segments = JPEGSegments.scan(data)
         let h = try Handle()
-        let header = try h.header(data)
-        return ImageDecoder.Info(format: .jpeg, width: header.width, height: header.height)
+        let header = try h.header(data, segments: segments)
+        return ImageDecoder.Info(format: .jpeg, width: header.width, height: header.height, orientation: segments.orientation)
     }
 
     static func decode(_ data: Data, targetSize: (width: Int, height: Int)?, maxPixels: Int) throws(RasterError) -> DecodedImage {
-        // The size claimed by the frame header is checked before libjpeg reads any further.
-        if let (fw, fh) = frameSize(data), fw > 0, fh > 0, fw > maxPixels / fh {
+        // One walk over the marker segments (no libjpeg): the frame size is checked against the
+        // limit before libjpeg reads any further, and the EXIF orientation and Adobe marker noted.
+        let segments = JPEGSegments.scan(data)
+        if let (fw, fh) = segments.frame, fw > 0, fh > 0, fw > maxPixels / fh {
             throw .tooManyPixels(width: fw, height: fh, limit: maxPixels)
         }
         let h = try Handle()
-        let header = try h.header(data)
+        let header = try h.header(data, segments: segments)
         let (w, hgt) = (header.width, header.height)
-        guard w > 0, hgt > 0 else { throw .corrupt("JPEG header has a zero dimension") }
         guard w <= maxPixels / hgt else { throw .tooManyPixels(width: w, height: hgt, limit: maxPixels) }
-        let orientation = ExifOrientation.read(from: data)
-        let swaps = orientation >= 5
+        let orientation = segments.orientation
+        let swaps = ExifOrientation.swapsAxes(orientation)
         // The target is upright; the decoder works in stored orientation.
         var target = targetSize.map { swaps ? (width: $0.height, height: $0.width) : $0 }
         if let t = target, t.width <= 0 || t.height <= 0 { target = nil }
@@ -32,49 +34,33 @@ enum JPEGDecoder {
         let isCMYK = header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)
         let bitmap = try Bitmap(width: sw, height: sh)
         let flags = Int32(TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
-        if isCMYK {
-            // libjpeg cannot convert CMYK to RGB itself: decode CMYK and convert (Adobe's
-            // inverted CMYK, which nearly every CMYK JPEG uses).
-            var cmyk = [UInt8](repeating: 0, count: sw * sh * 4)
-            try h.decompress(data, into: &cmyk, width: sw, pitch: sw * 4, height: sh,
-                             format: Int32(TJPF_CMYK.rawValue), flags: flags)
-            for y in 0..<sh {
-                let row = (bitmap.data + y * bitmap.stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<sw {
-                    let i = (y * sw + x) * 4
-                    let k = UInt32(cmyk[i + 3])
-                    let r = UInt32(cmyk[i]) * k / 255, g = UInt32(cmyk[i + 1]) * k / 255, b = UInt32(cmyk[i + 2]) * k / 255
-                    row[x] = 0xff00_0000 | r << 16 | g << 8 | b
-                }
-            }
-        } else {
-            try h.decompress(data, into: bitmap.data, width: sw, pitch: bitmap.stride, height: sh,
-                             format: Int32(TJPF_BGRA.rawValue), flags: flags)
-        }
+        // BGRA bytes are the little-endian 0xAARRGGBB words pixman's a8r8g8b8 expects; CMYK
+        // (which libjpeg cannot convert to RGB itself) also has 4 bytes a pixel, so it is
+        // decoded into the same memory and converted in place.
+        try h.decompress(data, into: bitmap.data, width: sw, pitch: bitmap.stride, height: sh,
+                         format: Int32((isCMYK ? TJPF_CMYK : TJPF_BGRA).rawValue), flags: flags)
+        if isCMYK { convertCMYK(bitmap, inverted: segments.hasAdobeMarker) }
         let upright = try ExifOrientation.apply(orientation, to: bitmap)
         return DecodedImage(bitmap: upright, format: .jpeg,
                             originalWidth: swaps ? hgt : w, originalHeight: swaps ? w : hgt,
                             orientation: orientation, decodeScale: Double(num) / Double(den))
     }
 
-    /// Width and height from the first SOFn segment, walking the marker segments (bounds-checked).
-    static func frameSize(_ data: Data) -> (Int, Int)? {
-        let b = [UInt8](data.prefix(1 << 20))
-        var i = 2
-        while i + 4 <= b.count, b[i] == 0xFF {
-            let m = b[i + 1]
-            if m == 0xFF { i += 1; continue }
-            if m == 0xD8 || m == 0x01 || (0xD0...0xD7).contains(m) { i += 2; continue }
-            if m == 0xDA || m == 0xD9 { return nil }
-            let len = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard len >= 2 else { return nil }
-            if (0xC0...0xCF).contains(m), m != 0xC4, m != 0xC8, m != 0xCC {
-                guard i + 9 <= b.count else { return nil }
-                return (Int(b[i + 7]) << 8 | Int(b[i + 8]), Int(b[i + 5]) << 8 | Int(b[i + 6]))
+    /// CMYK bytes (C, M, Y, K in memory order) to opaque RGB, in place. Adobe's encoders (marked
+    /// by an APP14 "Adobe" segment — nearly every CMYK JPEG) store the channels inverted, so
+    /// R = C·K/255; plain CMYK gives R = (255 − C)(255 − K)/255. No colour management.
+    static func convertCMYK(_ bitmap: Bitmap, inverted: Bool) {
+        @inline(__always) func mul(_ a: UInt32, _ b: UInt32) -> UInt32 { let t = a * b + 128; return (t + (t >> 8)) >> 8 }
+        for y in 0..<bitmap.height {
+            let row = (bitmap.data + y * bitmap.stride).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<bitmap.width {
+                let px = row + x * 4
+                var c = UInt32(px[0]), m = UInt32(px[1]), ye = UInt32(px[2]), k = UInt32(px[3])
+                if !inverted { c = 255 - c; m = 255 - m; ye = 255 - ye; k = 255 - k }
+                let word = 0xff00_0000 | mul(c, k) << 16 | mul(m, k) << 8 | mul(ye, k)
+                UnsafeMutableRawPointer(px).storeBytes(of: word, as: UInt32.self)
             }
-            i += 2 + len
         }
-        return nil
     }
 
     /// The smallest libjpeg-turbo scale whose output still covers `target` (1/1 without one).
@@ -105,12 +91,18 @@ enum JPEGDecoder {
         }
         deinit { tjDestroy(raw) }
 
-        func header(_ data: Data) throws(RasterError) -> (width: Int, height: Int, colorspace: Int32) {
+        /// `tjDecompressHeader3`. A file cut inside its header segments is `.truncated`
+        /// whatever libjpeg says (it reports "no image" or zero sizes for those).
+        func header(_ data: Data, segments: JPEGSegments) throws(RasterError) -> (width: Int, height: Int, colorspace: Int32) {
             var w: Int32 = 0, h: Int32 = 0, sub: Int32 = 0, cs: Int32 = 0
             let rc = data.withUnsafeBytes { buf in
                 tjDecompressHeader3(raw, buf.bindMemory(to: UInt8.self).baseAddress, UInt(buf.count), &w, &h, &sub, &cs)
             }
+            if segments.endsInHeader, rc != 0 || w <= 0 || h <= 0 {
+                throw .truncated("JPEG: the data ends inside the header, after \(data.count) bytes")
+            }
             guard rc == 0 else { throw classify(message) }
+            guard w > 0, h > 0 else { throw .corrupt("JPEG header has a zero dimension") }
             return (Int(w), Int(h), cs)
         }
 
@@ -121,17 +113,6 @@ enum JPEGDecoder {
                               dst.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(pitch), Int32(height), format, flags)
             }
             guard rc == 0 else { throw classify(message) }
-        }
-
-        func decompress(_ data: Data, into dst: inout [UInt8], width: Int, pitch: Int, height: Int,
-                        format: Int32, flags: Int32) throws(RasterError) {
-            var failure: RasterError?
-            dst.withUnsafeMutableBytes { out in
-                do throws(RasterError) {
-                    try decompress(data, into: out.baseAddress!, width: width, pitch: pitch, height: height, format: format, flags: flags)
-                } catch { failure = error }
-            }
-            if let failure { throw failure }
         }
 
         var message: String { String(cString: tjGetErrorStr2(raw)) }

@@ -15,9 +15,11 @@ enum PNGDecoder {
         let w = Int(reader.image.width), h = Int(reader.image.height)
         guard w > 0, h > 0 else { throw .corrupt("PNG header has a zero dimension") }
         guard w <= maxPixels / max(1, h) else { throw .tooManyPixels(width: w, height: h, limit: maxPixels) }
+        // Alpha in the file (an alpha channel or a tRNS chunk), as libpng's header read reports it.
+        let hasAlpha = reader.image.format & png_uint_32(PNG_FORMAT_FLAG_ALPHA) != 0
         let bitmap = try Bitmap(width: w, height: h)
-        try reader.finish(into: bitmap)
-        bitmap.premultiplyInPlace()
+        try reader.finish(into: bitmap, data: data)
+        if hasAlpha { bitmap.premultiplyInPlace() }
         return DecodedImage(bitmap: bitmap, format: .png, originalWidth: w, originalHeight: h, orientation: 1, decodeScale: 1)
     }
 
@@ -34,15 +36,15 @@ enum PNGDecoder {
             guard png_image_begin_read_from_memory(&image, bytes.baseAddress, data.count) != 0 else {
                 // Every stored property is initialized, so throwing here still runs deinit,
                 // which frees libpng's state and the bytes (freeing them here too was a double free).
-                throw PNGDecoder.classify(pngMessage(&image))
+                throw PNGDecoder.classify(pngMessage(&image), data)
             }
         }
 
-        func finish(into bitmap: Bitmap) throws(RasterError) {
+        func finish(into bitmap: Bitmap, data: Data) throws(RasterError) {
             // BGRA bytes are the little-endian 0xAARRGGBB words pixman's a8r8g8b8 expects.
             image.format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_BGR)
             guard png_image_finish_read(&image, nil, bitmap.data, png_int_32(bitmap.stride), nil) != 0 else {
-                throw PNGDecoder.classify(pngMessage(&image))
+                throw PNGDecoder.classify(pngMessage(&image), data)
             }
         }
 
@@ -52,10 +54,14 @@ enum PNGDecoder {
         }
     }
 
-    static func classify(_ message: String) -> RasterError {
+    /// libpng's message as a typed error. Running out of data is `.truncated` — unless the
+    /// file ends with an IEND chunk, when a chunk length must have been damaged (`.corrupt`).
+    static func classify(_ message: String, _ data: Data) -> RasterError {
         let m = message.lowercased()
         if m.contains("not enough") || m.contains("too short") || m.contains("eof") || m.contains("truncated")
             || m.contains("read beyond end") || m.contains("unexpected end") {
+            let iend: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+            if data.count >= 12, data.suffix(12).elementsEqual(iend) { return .corrupt("PNG: \(message) (a chunk length is damaged)") }
             return .truncated("PNG: \(message)")
         }
         return .corrupt("PNG: \(message)")
