@@ -142,39 +142,54 @@ public final class GlyphCache: @unchecked Sendable {
     private var currentBytes = 0
     private var hitCount = 0, missCount = 0
 
+    /// A pixman glyph cache lent to one draw.
+    struct PixmanLease {
+        let cache: OpaquePointer
+        let generation: Int
+        /// Bytes of glyph images inserted over the cache's life (an over-estimate once pixman
+        /// has evicted some).
+        var bytes: Int
+    }
+
     /// Idle pixman glyph caches, and the generation they belong to (bumped by `removeAll`).
-    private var pixmanCaches: [OpaquePointer] = []
+    private var pixmanCaches: [PixmanLease] = []
     private var pixmanGeneration = 0
 
     public init(byteBudget: Int) { self.byteBudget = max(1 << 16, byteBudget) }
 
     deinit {
-        for c in pixmanCaches { pixman_glyph_cache_destroy(c) }
+        for c in pixmanCaches { pixman_glyph_cache_destroy(c.cache) }
     }
 
     /// A pixman glyph cache for one draw's exclusive use, frozen for inserts; give it back with
     /// `checkIn`. (pixman_glyph_cache_create / _freeze)
-    func checkOutPixmanCache() -> (cache: OpaquePointer, generation: Int)? {
+    func checkOutPixmanCache() -> PixmanLease? {
         lock.lock()
         let reused = pixmanCaches.popLast()
         let generation = pixmanGeneration
         lock.unlock()
-        guard let cache = reused ?? pixman_glyph_cache_create() else { return nil }
+        if let reused {
+            pixman_glyph_cache_freeze(reused.cache)
+            return reused
+        }
+        guard let cache = pixman_glyph_cache_create() else { return nil }
         pixman_glyph_cache_freeze(cache)
-        return (cache, generation)
+        return PixmanLease(cache: cache, generation: generation, bytes: 0)
     }
 
-    /// Returns a pixman cache after a draw (thawing it lets pixman evict), counting its hits.
-    func checkIn(_ cache: OpaquePointer, generation: Int, hits: Int) {
-        pixman_glyph_cache_thaw(cache)
+    /// Returns a pixman cache after a draw (thawing lets pixman evict by count), counting its
+    /// hits. pixman bounds its caches by glyph count only, so a cache that has taken in more
+    /// than a quarter of `byteBudget` is destroyed instead of pooled.
+    func checkIn(_ lease: PixmanLease, hits: Int) {
+        pixman_glyph_cache_thaw(lease.cache)
         lock.lock()
         hitCount += hits
-        if generation == pixmanGeneration && pixmanCaches.count < 16 {
-            pixmanCaches.append(cache)
+        if lease.generation == pixmanGeneration && pixmanCaches.count < 16 && lease.bytes <= byteBudget / 4 {
+            pixmanCaches.append(lease)
             lock.unlock()
         } else {
             lock.unlock()
-            pixman_glyph_cache_destroy(cache)
+            pixman_glyph_cache_destroy(lease.cache)
         }
     }
 
@@ -188,7 +203,7 @@ public final class GlyphCache: @unchecked Sendable {
     public func removeAll() {
         lock.lock(); defer { lock.unlock() }
         current = [:]; previous = [:]; currentBytes = 0; hitCount = 0; missCount = 0
-        for c in pixmanCaches { pixman_glyph_cache_destroy(c) }
+        for c in pixmanCaches { pixman_glyph_cache_destroy(c.cache) }
         pixmanCaches = []
         pixmanGeneration += 1
     }

@@ -35,12 +35,12 @@ extension TextLayout {
         guard !box.isEmpty else { return }
         var ctx = DrawContext(destination: bitmap.image, clip: (Int(box.minX), Int(box.minY), Int(box.maxX), Int(box.maxY)),
                               opacity: alpha)
-        let pixmanCache = glyphCache.checkOutPixmanCache()
+        var pixmanCache = glyphCache.checkOutPixmanCache()
         var pixmanHits = 0
         var batch: [pixman_glyph_t] = []
         defer {
             ctx.release()
-            if let pixmanCache { glyphCache.checkIn(pixmanCache.cache, generation: pixmanCache.generation, hits: pixmanHits) }
+            if let pixmanCache { glyphCache.checkIn(pixmanCache, hits: pixmanHits) }
         }
 
         // Lines whose (generously padded) box misses the clip are skipped.
@@ -94,6 +94,7 @@ extension TextLayout {
                                                      bold: sel.syntheticBold, oblique: sel.syntheticOblique)
                             guard let image = g.image else { continue }
                             entry = pixman_glyph_cache_insert(pc, fontKey, glyphKey, Int32(-g.left), Int32(g.top), image)
+                            pixmanCache?.bytes += g.byteCount
                         } else {
                             hits += 1
                         }
