@@ -2,15 +2,30 @@ import Foundation
 
 /// Decodes PNG and JPEG data into premultiplied ARGB32 bitmaps.
 ///
+/// ```swift
+/// public enum ImageDecoder {
+///     static func decode(data: Data, targetSize: (width: Int, height: Int)? = nil,
+///                        maxPixels: Int = RasterLimits.defaultMaxImagePixels) throws(RasterError) -> DecodedImage
+///     static func decode(contentsOf path: String, targetSize: …, maxPixels: …) throws(RasterError) -> DecodedImage
+///     static func probe(data: Data) throws(RasterError) -> Info   // header only: format, size, orientation
+/// }
+/// DecodedImage: bitmap (upright, premultiplied ARGB32), format (.png/.jpeg), originalSize
+///               (upright pixels, before any scaled decode), orientation (EXIF 1…8), decodeScale
+/// ```
+///
 /// - Format is detected from the magic bytes, never from a file name.
 /// - The pixel count is read from the header and checked against `maxPixels` (default
 ///   `RasterLimits.defaultMaxImagePixels`, 64 MPx) *before* any pixel memory is allocated, so a
-///   tiny file claiming 100 MPx costs nothing.
-/// - JPEG decodes directly at the smallest of libjpeg-turbo's M/8 scales that is still at least
-///   `targetSize` (device pixels), which is several times faster than decoding in full and
-///   downscaling; EXIF orientation is applied, so `bitmap` is upright.
-/// - Every failure is a typed `RasterError`: `.unsupportedFormat`, `.corrupt`, `.truncated`,
-///   `.tooManyPixels`, `.io`.
+///   tiny file claiming 100 MPx costs nothing. The limit applies to the full image even when a
+///   scaled decode would be small: libjpeg's own buffers grow with the full size.
+/// - `targetSize` is in device pixels, upright. A JPEG decodes directly at the smallest of
+///   libjpeg-turbo's M/8 scales whose output still covers it in both directions (never
+///   upscaling), which is several times faster than decoding in full and downscaling. PNG
+///   cannot decode scaled and ignores it. The caller scales the result to its exact size.
+/// - EXIF orientation (JPEG) is applied, so `bitmap` is upright.
+/// - Every failure is a typed `RasterError`: `.unsupportedFormat` (empty, not PNG/JPEG),
+///   `.truncated` (the data ends early, even inside the header or the signature), `.corrupt`,
+///   `.tooManyPixels`, `.io` (file errors name the path). Damaged data never crashes.
 ///
 /// Thread-safe: each call uses its own decoder state; call it from any display queue.
 public enum ImageDecoder {
