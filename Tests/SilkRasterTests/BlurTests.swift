@@ -106,6 +106,16 @@ import SilkGeometry
         #expect(worst <= 2.5, "max channel error \(worst)")
     }
 
+    /// Apple's saturation matrix, c' = lum + s·(c − lum) with Rec. 709 luminance, by hand:
+    /// (100, 150, 200) has lum 142.98; s = 1.8 gives (65.6, 155.6, 245.6).
+    @Test func saturationMatchesAppleMatrix() throws {
+        let b = try Bitmap(width: 5, height: 3)
+        b.fill(Color(rgb: 0x6496c8))
+        let p = try b.blurred(radius: 0, saturationDeltaFactor: 1.8).argb32(x: 2, y: 1)
+        #expect(abs(Int((p >> 16) & 0xff) - 66) <= 1 && abs(Int((p >> 8) & 0xff) - 156) <= 1 && abs(Int(p & 0xff) - 246) <= 1,
+                "\(String(p, radix: 16))")
+    }
+
     @Test func saturationAndTintKeepPremultipliedPixelsValid() throws {
         let b = try Bitmap(width: 13, height: 7)
         b.fill(Color(red: 0.9, green: 0.2, blue: 0.1, alpha: 0.4))
