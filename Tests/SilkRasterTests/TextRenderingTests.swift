@@ -40,6 +40,17 @@ struct TextRenderingTests {
         #expect(ink.minY >= 4 && ink.maxY <= 5 + l.size.height + 2)
     }
 
+    @Test(arguments: [PixelFormat.argb32, .xrgb32, .rgb565, .a8])
+    func drawsIntoEveryPixelFormat(format: PixelFormat) throws {
+        let l = TextLayout(text: AttributedText("Format", attributes: TextAttributes(fontSize: 20, color: .white)),
+                           constrainedTo: Size(width: .infinity, height: .infinity))
+        let b = try Bitmap(width: 100, height: 40, format: format)
+        l.draw(into: b, at: Point(x: 4, y: 4))
+        var changed = 0
+        for y in 0..<b.height { for x in 0..<b.width where b.argb32(x: x, y: y) & 0x00ff_ffff != 0 || (format == .a8 && b.pixel(x: x, y: y) != 0) { changed += 1 } }
+        #expect(changed > 50)
+    }
+
     @Test func scaleTwoDoublesTheInk() throws {
         let t = AttributedText("Sharp", attributes: TextAttributes(fontSize: 20))
         let l = TextLayout(text: t, constrainedTo: Size(width: .infinity, height: .infinity))
