@@ -36,8 +36,14 @@ public enum AlignSelf: Hashable, Sendable {
 /// `static` is in flow, ignores `insets` and is not a containing block for absolute children.
 public enum PositionType: Hashable, Sendable { case relative, absolute, `static` }
 
-/// `none` removes an element from layout (it gets a zero frame).
-public enum Display: Hashable, Sendable { case flex, none }
+/// `none` removes an element from layout (it gets a zero frame). `contents` (inside a stack)
+/// makes a stack's children take part in its parent's layout as if they were the parent's
+/// own; the element itself gets a zero frame.
+public enum Display: Hashable, Sendable { case flex, none, contents }
+
+/// Whether `width`/`height` (and min, max, flex basis) include padding and border
+/// (`borderBox`, the default) or not (`contentBox`, they are added).
+public enum BoxSizing: Hashable, Sendable { case borderBox, contentBox }
 
 /// Only `scroll` changes sizing (a scrolling stack does not shrink-wrap a child in its
 /// scrolling direction), as in Yoga.
@@ -87,6 +93,7 @@ public struct Style: Hashable, Sendable {
     public var layoutPosition: Point = .zero
     public var display: Display = .flex
     public var overflow: Overflow = .visible
+    public var boxSizing: BoxSizing = .borderBox
 
     public init() {}
 
@@ -110,7 +117,7 @@ public struct Style: Hashable, Sendable {
     }
 
     /// The size range this style allows inside a parent of `parentSize` (NaN or ∞ where the
-    /// parent's size is unknown, which makes fractions `auto`). (Texture
+    /// parent's size is unknown, which makes fractions `auto`); border-box lengths. (Texture
     /// `ASLayoutElementSizeResolveAutoSize`.)
     public func sizeRange(parentSize: Size) -> SizeRange {
         func axis(_ d: Dimension, _ lo: Dimension, _ hi: Dimension, _ parent: Double) -> (Double, Double) {
@@ -123,8 +130,17 @@ public struct Style: Hashable, Sendable {
             }
             return (minV, maxV)
         }
-        let w = axis(width, minWidth, maxWidth, parentSize.width)
-        let h = axis(height, minHeight, maxHeight, parentSize.height)
+        var w = axis(width, minWidth, maxWidth, parentSize.width)
+        var h = axis(height, minHeight, maxHeight, parentSize.height)
+        if boxSizing == .contentBox {
+            func pb(_ p: Dimension, _ b: Double) -> Double { max(0, p.resolve(parentSize.width) ?? 0) + max(0, b) }
+            let dx = pb(padding.left, border.left) + pb(padding.right, border.right)
+            let dy = pb(padding.top, border.top) + pb(padding.bottom, border.bottom)
+            if w.0 > 0 || !width.isAuto || !minWidth.isAuto { w.0 += dx }
+            if w.1.isFinite { w.1 += dx }
+            if h.0 > 0 || !height.isAuto || !minHeight.isAuto { h.0 += dy }
+            if h.1.isFinite { h.1 += dy }
+        }
         return SizeRange(min: Size(width: w.0, height: h.0), max: Size(width: w.1, height: h.1))
     }
 }

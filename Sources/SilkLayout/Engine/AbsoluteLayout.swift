@@ -42,6 +42,7 @@ extension FlexBox {
         let marginRow = child.marginForAxis(.row, blockWidth)
         let marginColumn = child.marginForAxis(.column, blockWidth)
         let insets = child.style.insets
+        child.contentBoxOwnerWidth = blockWidth
 
         if child.hasDefiniteLength(.row, blockWidth) {
             childWidth = child.resolvedDimension(.row, blockWidth) + marginRow

@@ -81,6 +81,13 @@ final class FlexBox {
     var computedFlexBasis = Double.nan
     /// The owner width of the latest performed layout (resolves this box's padding later).
     var layoutOwnerWidth = Double.nan
+    /// `boxSizing: contentBox`: sizes get padding and border added, the padding's fractions
+    /// taken of `contentBoxOwnerWidth`, which the parent sets before sizing this box.
+    let isContentBox: Bool
+    var contentBoxOwnerWidth = Double.nan
+    /// When some children have `display: contents`, the output tree (the flex children are
+    /// then the contents elements' children, flattened into this box).
+    var outputChildren: [OutputChild]?
     var lineIndex = 0
     /// The non-stack element's layout from the latest performed layout (its sublayouts).
     var contentLayout: Layout?
@@ -108,6 +115,7 @@ final class FlexBox {
             if !hi.isAuto, hi == lo { return hi }
             return d
         }
+        isContentBox = style.boxSizing == .contentBox
         widthDimension = processed(style.width, style.minWidth, style.maxWidth)
         heightDimension = processed(style.height, style.minHeight, style.maxHeight)
         if let pd = parentDirection, style.spacingBefore != 0 || style.spacingAfter != 0 {
@@ -136,12 +144,42 @@ final class FlexBox {
                           parentDirection: parentDirection)
         if let stack, !stack.children.isEmpty {
             box.children.reserveCapacity(stack.children.count)
+            var output: [OutputChild] = []
+            var hasContents = false
             for child in stack.children {
-                box.children.append(try build(child, style: child.style, isRoot: false, depth: depth + 1,
-                                              parentDirection: box.direction, context: context))
+                let childStyle = child.style
+                if childStyle.display == .contents {
+                    hasContents = true
+                    output.append(try box.adoptContents(child, depth: depth + 1, context: context))
+                } else {
+                    let childBox = try build(child, style: childStyle, isRoot: false, depth: depth + 1,
+                                             parentDirection: box.direction, context: context)
+                    box.children.append(childBox)
+                    output.append(.box(childBox))
+                }
             }
+            if hasContents { box.outputChildren = output }
         }
         return box
+    }
+
+    /// A `display: contents` child: its children become this box's flex items.
+    private func adoptContents(_ element: any LayoutElement, depth: Int,
+                               context: LayoutContext) throws(LayoutError) -> OutputChild {
+        try context.checkDepth(depth)
+        var items: [OutputChild] = []
+        for child in element.sublayoutElements {
+            let childStyle = child.style
+            if childStyle.display == .contents {
+                items.append(try adoptContents(child, depth: depth + 1, context: context))
+            } else {
+                let childBox = try FlexBox.build(child, style: childStyle, isRoot: false, depth: depth + 1,
+                                                 parentDirection: direction, context: context)
+                children.append(childBox)
+                items.append(.box(childBox))
+            }
+        }
+        return .contents(element, items)
     }
 
     /// Lays out `stack` as the root of a flexbox pass inside `range` (Texture semantics: an exact
@@ -166,6 +204,7 @@ final class FlexBox {
         let resolved = style.sizeRange(parentSize: parentSize).intersection(range)
         let ownerWidth = parentSize.width.isFinite ? parentSize.width : .nan
         let ownerHeight = parentSize.height.isFinite ? parentSize.height : .nan
+        root.contentBoxOwnerWidth = ownerWidth
         let marginRow = root.margin(.left, ownerWidth) + root.margin(.right, ownerWidth)
         let marginColumn = root.margin(.top, ownerWidth) + root.margin(.bottom, ownerWidth)
         func axis(_ lo: Double, _ hi: Double, _ margin: Double) -> (Double, SizingMode) {
@@ -218,6 +257,7 @@ final class FlexBox {
             if !maxLength.isNaN { return (maxLength, .atMost) }
             return owner.isNaN ? (.nan, .undefined) : (owner, .exactly)
         }
+        root.contentBoxOwnerWidth = ownerWidth
         let (w, wm) = axis(.row, ownerWidth)
         let (h, hm) = axis(.column, ownerHeight)
         try root.layoutInternal(availableWidth: w, availableHeight: h, widthMode: wm, heightMode: hm,
@@ -233,6 +273,15 @@ final class FlexBox {
         let position = Point(x: x, y: y)
         if stack == nil {
             return Layout(element: element, size: size, position: position, sublayouts: contentLayout?.sublayouts ?? [])
+        }
+        if let outputChildren {
+            func output(_ c: OutputChild) -> Layout {
+                switch c {
+                case .box(let b): return b.makeLayout()
+                case .contents(let e, let items): return Layout(element: e, size: .zero, sublayouts: items.map(output))
+                }
+            }
+            return Layout(element: element, size: size, position: position, sublayouts: outputChildren.map(output))
         }
         if children.isEmpty { return Layout(element: element, size: size, position: position) }
         var subs: [Layout] = []
@@ -320,17 +369,20 @@ final class FlexBox {
     }
     /// The resolved width or height, NaN when auto or a fraction of an unknown length.
     @inline(__always) func resolvedDimension(_ axis: FlexDirection, _ ownerSize: Double) -> Double {
-        dimension(axis).value(ownerSize)
+        let v = dimension(axis).value(ownerSize)
+        return isContentBox && !v.isNaN ? v + paddingAndBorderForAxis(axis, contentBoxOwnerWidth) : v
     }
     @inline(__always) func hasDefiniteLength(_ axis: FlexDirection, _ ownerSize: Double) -> Bool {
         let v = resolvedDimension(axis, ownerSize)
         return v >= 0   // false for NaN
     }
     @inline(__always) func resolvedMin(_ axis: FlexDirection, _ ownerSize: Double) -> Double {
-        (axis.isRow ? style.minWidth : style.minHeight).value(ownerSize)
+        let v = (axis.isRow ? style.minWidth : style.minHeight).value(ownerSize)
+        return isContentBox && !v.isNaN ? v + paddingAndBorderForAxis(axis, contentBoxOwnerWidth) : v
     }
     @inline(__always) func resolvedMax(_ axis: FlexDirection, _ ownerSize: Double) -> Double {
-        (axis.isRow ? style.maxWidth : style.maxHeight).value(ownerSize)
+        let v = (axis.isRow ? style.maxWidth : style.maxHeight).value(ownerSize)
+        return isContentBox && !v.isNaN ? v + paddingAndBorderForAxis(axis, contentBoxOwnerWidth) : v
     }
     /// `value` clamped by min and max (Yoga `boundAxisWithinMinAndMax`).
     @inline(__always) func boundWithinMinAndMax(_ axis: FlexDirection, _ value: Double, _ axisSize: Double) -> Double {
@@ -356,7 +408,7 @@ final class FlexBox {
         if axis.isRow { x = v } else { y = v }
     }
 
-    var isInFlow: Bool { style.display != .none && style.positionType != .absolute }
+    var isInFlow: Bool { style.display == .flex && style.positionType != .absolute }
     @inline(__always) var flexGrow: Double { isRoot ? 0 : style.flexGrow }
     @inline(__always) var flexShrink: Double { isRoot ? 0 : style.flexShrink }
     var isFlexible: Bool { style.positionType != .absolute && (flexGrow != 0 || flexShrink != 0) }
@@ -391,6 +443,9 @@ final class FlexBox {
             layoutHeight = measuredHeight
         }
     }
+
+    /// An output child of a box with `display: contents` children.
+    enum OutputChild { case box(FlexBox); case contents(any LayoutElement, [OutputChild]) }
 
     /// Zero size and position for this box and its subtree (`display: none`).
     func zeroOutRecursively() {

@@ -55,6 +55,7 @@ extension FlexBox {
         let rowAxis: FlexDirection = mainAxis.isRow ? mainAxis : .row
         let columnAxis: FlexDirection = mainAxis.isRow ? .column : mainAxis
         for child in children {
+            child.contentBoxOwnerWidth = availableInnerWidth
             if child.style.display == .none {
                 child.zeroOutRecursively()
                 continue
@@ -87,7 +88,10 @@ extension FlexBox {
         let ownerWidth = width, ownerHeight = height
         let mainAxisSize = isMainAxisRow ? width : height
         let mainAxisOwnerSize = isMainAxisRow ? ownerWidth : ownerHeight
-        let resolvedFlexBasis = child.style.flexBasis.value(mainAxisOwnerSize)
+        var resolvedFlexBasis = child.style.flexBasis.value(mainAxisOwnerSize)
+        if child.isContentBox && !resolvedFlexBasis.isNaN {
+            resolvedFlexBasis += child.paddingAndBorderForAxis(mainAxis, ownerWidth)
+        }
         let isRowStyleDimDefined = child.hasDefiniteLength(.row, ownerWidth)
         let isColumnStyleDimDefined = child.hasDefiniteLength(.column, ownerHeight)
 

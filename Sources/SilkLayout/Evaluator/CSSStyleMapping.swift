@@ -117,6 +117,7 @@ public enum CSSStyleMapping {
                 switch try keyword(key, v) {
                 case "flex": style.display = .flex
                 case "none": style.display = .none
+                case "contents": style.display = .contents
                 case let other: unsupportedValue(key, other)
                 }
             case "overflow":
@@ -127,8 +128,11 @@ public enum CSSStyleMapping {
                 default: throw bad(key, v)
                 }
             case "boxSizing":
-                let s = try keyword(key, v)
-                if s != "border-box" { unsupportedValue(key, s) }
+                switch try keyword(key, v) {
+                case "border-box": style.boxSizing = .borderBox
+                case "content-box": style.boxSizing = .contentBox
+                case let other: unsupportedValue(key, other)
+                }
             case "direction":
                 let s = try keyword(key, v)
                 if s != "ltr" && s != "inherit" { unsupportedValue(key, s) }
