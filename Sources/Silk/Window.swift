@@ -22,6 +22,8 @@ public final class Window {
     public let size: Size
     public let scale: Double
     private var lastCommitted: LayerSnapshot?
+    /// The node pass when a root node is shown (see `setRootNode`).
+    public internal(set) var nodePass: AnyObject?
     private var observer: ObserverToken?
     private weak var loop: EventLoop?
 

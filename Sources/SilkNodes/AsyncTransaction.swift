@@ -1,0 +1,133 @@
+import Foundation
+import SilkRaster
+
+/// A group of display results published together on the main thread.
+///
+/// Display jobs run on display queues and add their finished bitmap to a transaction; nothing
+/// reaches a layer until the transaction's last job finished *and* the main loop's committer runs
+/// (the last node-level `.beforeWaiting` observer). A node that is a transaction container (a
+/// cell, a card) gathers its whole subtree's jobs into one transaction, so its content appears
+/// in one frame; other nodes get a transaction each and may appear piecewise.
+///
+/// A result carries the sentinel value its job started with: if the node was redrawn, removed or
+/// left the display range meanwhile, the result is dropped at commit (counted as cancelled) —
+/// a stale bitmap is never shown.
+public final class AsyncTransaction: @unchecked Sendable {
+    public struct Result {
+        let node: DisplayNode
+        let sentinelValue: UInt64
+        let contents: Bitmap?
+        let scale: Double
+    }
+
+    private let lock = NodeLock()
+    private var pending = 0
+    private var sealed = false
+    private var results: [Result] = []
+    private var completion = DispatchGroup()
+    let id: UInt64
+    nonisolated(unsafe) private static var ids: UInt64 = 0
+    private static let idLock = NodeLock()
+
+    init() {
+        id = AsyncTransaction.idLock.withLock { AsyncTransaction.ids += 1; return AsyncTransaction.ids }
+        completion.enter()
+    }
+
+    /// Registers one more job (main thread, before `seal`).
+    func addOperation() { lock.withLock { pending += 1 } }
+
+    /// Records a finished job (any thread).
+    func complete(_ result: Result) {
+        let done = lock.withLock { () -> Bool in
+            results.append(result)
+            pending -= 1
+            return sealed && pending == 0
+        }
+        if done { finish() }
+    }
+
+    /// No more jobs will be added (main thread); the transaction may now complete.
+    func seal() {
+        let done = lock.withLock { () -> Bool in
+            sealed = true
+            return pending == 0
+        }
+        if done { finish() }
+    }
+
+    private func finish() {
+        completion.leave()
+        TransactionCommitter.shared.transactionCompleted(self)
+    }
+
+    /// Blocks until every job finished or `timeout` passed (for `neverShowPlaceholders`).
+    func wait(timeout: Double) -> Bool {
+        completion.wait(timeout: .now() + timeout) == .success
+    }
+
+    func takeResults() -> [Result] { lock.withLock { let r = results; results = []; return r } }
+}
+
+/// Publishes completed transactions on the main thread, in completion order. Hooked into the
+/// main loop as the last node-level `.beforeWaiting` observer (`Window` registers it).
+public final class TransactionCommitter: @unchecked Sendable {
+    public static let shared = TransactionCommitter()
+
+    /// Observer order of the committer: after node state, layout and display scheduling
+    /// (`NodePass.observerOrder`), before the window hands the layer tree to the render thread.
+    public static let observerOrder = 900_000
+
+    private let lock = NodeLock()
+    private var completed: [AsyncTransaction] = []
+    /// Called (any thread) when a transaction completes, to wake the main loop.
+    public var wakeUp: (@Sendable () -> Void)? {
+        get { lock.withLock { _wakeUp } }
+        set { lock.withLock { _wakeUp = newValue } }
+    }
+    private var _wakeUp: (@Sendable () -> Void)?
+
+    public struct Statistics: Sendable {
+        public var committedResults = 0
+        /// Results dropped because their node's sentinel moved on (redrawn, removed, out of range).
+        public var cancelledResults = 0
+        public var transactions = 0
+    }
+    private var stats = Statistics()
+    public var statistics: Statistics { lock.withLock { stats } }
+    public func resetStatistics() { lock.withLock { stats = Statistics() } }
+
+    func transactionCompleted(_ t: AsyncTransaction) {
+        let wake = lock.withLock { () -> (@Sendable () -> Void)? in
+            completed.append(t)
+            return _wakeUp
+        }
+        wake?()
+    }
+
+    /// True when some transaction waits for `commit()`.
+    public var hasPendingCommits: Bool { lock.withLock { !completed.isEmpty } }
+
+    /// Applies every completed transaction's still-current results to their layers (main thread).
+    @discardableResult
+    public func commit() -> Int {
+        let ready = lock.withLock { () -> [AsyncTransaction] in let r = completed; completed = []; return r }
+        var applied = 0, cancelled = 0
+        for t in ready {
+            for r in t.takeResults() {
+                if r.node.displaySentinel.isCurrent(r.sentinelValue) {
+                    r.node._applyDisplayResult(r.contents, scale: r.scale)
+                    applied += 1
+                } else {
+                    cancelled += 1
+                }
+            }
+        }
+        lock.withLock {
+            stats.committedResults += applied
+            stats.cancelledResults += cancelled
+            stats.transactions += ready.count
+        }
+        return applied
+    }
+}

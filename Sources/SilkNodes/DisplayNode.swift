@@ -1,0 +1,488 @@
+import Foundation
+import SilkGeometry
+import SilkLayout
+import SilkRaster
+import SilkRender
+
+/// Where a node is relative to the screen, as Texture defines it. A node in a window without a
+/// range controller has all four; containers (the containers issue) drive them by scroll position.
+public struct InterfaceState: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Layout may be measured ahead of time.
+    public static let measureLayout = InterfaceState(rawValue: 1)
+    /// Data should be fetched (network images start downloading).
+    public static let preload = InterfaceState(rawValue: 2)
+    /// Content should be drawn (display jobs run; leaving cancels them).
+    public static let display = InterfaceState(rawValue: 4)
+    /// On screen.
+    public static let visible = InterfaceState(rawValue: 8)
+    public static let inHierarchy: InterfaceState = [.measureLayout, .preload, .display, .visible]
+    public var description: String {
+        [(Self.measureLayout, "measure"), (.preload, "preload"), (.display, "display"), (.visible, "visible")]
+            .filter { contains($0.0) }.map(\.1).joined(separator: "|")
+    }
+}
+
+/// What a display job draws into: a canvas over a fresh bitmap of the node's bounds at `scale`.
+public struct DrawContext {
+    public let canvas: Canvas
+    /// The node's bounds in points (the canvas is already scaled to device pixels).
+    public let bounds: Rect
+    public let scale: Double
+}
+
+/// The base node: a thread-safe description of a rectangle of UI that lays itself out, draws
+/// itself off the main thread and is shown through a `Layer` (Texture's ASDisplayNode).
+///
+/// **Threads.** Create and configure nodes on any thread: every property is guarded by the
+/// node's one `lock` (subclasses use `lock.withLock` for their own state too; helpers that expect
+/// it held are named `_locked…`). Setters only record state and mark the node dirty; the main
+/// loop's node pass (`NodePass`) applies state to layers, lays out, and starts display jobs on
+/// the display queues; the `TransactionCommitter` publishes their results. Layers are touched on
+/// the main thread only.
+///
+/// **Drawing.** A subclass that draws overrides `drawParameters()` (main thread: capture an
+/// immutable snapshot of what to draw) and the class method `draw(parameters:in:isCancelled:)`
+/// (a display queue: draw from the parameters alone, never touching the node). This is
+/// Texture's class-level draw: drawing cannot race with the node's mutation by construction.
+///
+/// **Layout.** Override `layoutSpecThatFits(_:)` (or set `layoutSpecBlock`) to arrange subnodes
+/// with SilkLayout specs, or `calculateSizeThatFits(_:)` for a leaf that measures itself. Both
+/// are called on any thread; results are cached per constrained size until `setNeedsLayout()`.
+open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, CustomStringConvertible {
+    public let lock = NodeLock()
+    public let displaySentinel = Sentinel()
+
+    // MARK: State guarded by `lock`
+    private var _name: String?
+    private var _style = Style()
+    private var _subnodes: [DisplayNode] = []
+    private weak var _supernode: DisplayNode?
+    private var _frame: Rect = .zero
+    private var _backgroundColor: Color?
+    private var _borderColor: Color?
+    private var _borderWidth: Double = 0
+    private var _cornerRadius: Double = 0
+    private var _opacity: Double = 1
+    private var _clipsToBounds = false
+    private var _isHidden = false
+    private var _isOpaque = false
+    private var _isUserInteractionEnabled = true
+    private var _hitTestSlop: EdgeInsets = .zero
+    private var _displaysAsynchronously = true
+    private var _rasterizesSubtree = false
+    private var _isTransactionContainer = false
+    private var _placeholderEnabled = false
+    private var _placeholderColor: Color? = Color(white: 0.9)
+    private var _placeholderFadeDuration: Double = 0
+    private var _neverShowPlaceholders = false
+    private var _automaticallyManagesSubnodes = false
+    private var _layoutSpecBlock: (@Sendable (DisplayNode, SizeRange) -> any LayoutElement)?
+    private var _layoutVersion: UInt64 = 0
+    private var _layoutCache: [(range: SizeRange, version: UInt64, layout: Layout)] = []
+    private var _needsDisplay = true
+    private var _interfaceState: InterfaceState = []
+    private var _contentsScale: Double = 1
+
+    // MARK: Main-thread state (the pass)
+    /// The backing layer; created by the pass when the node is in a window. Main thread only.
+    public private(set) var layer: Layer?
+    var hasContents = false
+    var isApplyingLayout = false
+
+    public init() {}
+
+    // MARK: Identity & style
+
+    public var name: String? {
+        get { lock.withLock { _name } }
+        set { lock.withLock { _name = newValue } }
+    }
+    public var debugName: String { name ?? String(describing: type(of: self)) }
+
+    /// Layout properties read by the parent's spec (size, flex, margins, position …).
+    public var style: Style {
+        get { lock.withLock { _style } }
+        set { lock.withLock { _style = newValue }; setNeedsLayout() }
+    }
+
+    /// Edits `style` in place (one lock, one invalidation).
+    public func updateStyle(_ body: (inout Style) -> Void) {
+        lock.withLock { body(&_style) }
+        setNeedsLayout()
+    }
+
+    // MARK: Tree
+
+    public var subnodes: [DisplayNode] { lock.withLock { _subnodes } }
+    public var supernode: DisplayNode? { lock.withLock { _supernode } }
+
+    public func addSubnode(_ node: DisplayNode) { insertSubnode(node, at: Int.max) }
+
+    /// Inserts `node` at `index` (clamped) among the subnodes: later subnodes draw on top.
+    public func insertSubnode(_ node: DisplayNode, at index: Int) {
+        precondition(node !== self, "a node cannot be its own subnode")
+        node.removeFromSupernode()
+        lock.withLock { _subnodes.insert(node, at: max(0, min(index, _subnodes.count))) }
+        node.lock.withLock { node._supernode = self }
+        let state = interfaceState
+        node.enterInterfaceState(state)
+        setNeedsLayout()
+        markDirty()
+    }
+
+    public func removeFromSupernode() {
+        guard let parent = supernode else { return }
+        parent.lock.withLock { parent._subnodes.removeAll { $0 === self } }
+        lock.withLock { _supernode = nil }
+        exitInterfaceState(.inHierarchy)
+        preventOrCancelDisplay(recursively: true)
+        parent.setNeedsLayout()
+        parent.markDirty()
+        markDirty()
+    }
+
+    /// Moves an existing subnode to `index` (z-order).
+    public func moveSubnode(_ node: DisplayNode, to index: Int) {
+        lock.withLock {
+            guard let i = _subnodes.firstIndex(where: { $0 === node }) else { return }
+            _subnodes.remove(at: i)
+            _subnodes.insert(node, at: max(0, min(index, _subnodes.count)))
+        }
+        markDirty()
+    }
+
+    /// Subnodes follow the layout: nodes in the spec are added in spec order, others removed.
+    public var automaticallyManagesSubnodes: Bool {
+        get { lock.withLock { _automaticallyManagesSubnodes } }
+        set { lock.withLock { _automaticallyManagesSubnodes = newValue }; setNeedsLayout() }
+    }
+
+    // MARK: Geometry
+
+    /// Frame in the supernode's coordinate space (points).
+    public var frame: Rect {
+        get { lock.withLock { _frame } }
+        set {
+            let changedSize = lock.withLock { () -> Bool in
+                let changed = _frame.size != newValue.size
+                _frame = newValue
+                return changed
+            }
+            // Cached layouts are keyed by constrained size, so a new frame does not invalidate
+            // them; it does make the drawn contents stale.
+            if changedSize { setNeedsDisplay() }
+            markDirty()
+        }
+    }
+    public var bounds: Rect { Rect(size: frame.size) }
+    public var position: Point {
+        get { let f = frame; return Point(x: f.midX, y: f.midY) }
+        set { let f = frame; frame = Rect(x: newValue.x - f.width / 2, y: newValue.y - f.height / 2, width: f.width, height: f.height) }
+    }
+
+    // MARK: Appearance (layer properties; not drawn unless the subtree is rasterized)
+
+    public var backgroundColor: Color? {
+        get { lock.withLock { _backgroundColor } }
+        set { lock.withLock { _backgroundColor = newValue }; markDirty(redrawIfRasterized: true) }
+    }
+    public var borderColor: Color? {
+        get { lock.withLock { _borderColor } }
+        set { lock.withLock { _borderColor = newValue }; markDirty(redrawIfRasterized: true) }
+    }
+    public var borderWidth: Double {
+        get { lock.withLock { _borderWidth } }
+        set { lock.withLock { _borderWidth = max(0, newValue.isFinite ? newValue : 0) }; markDirty(redrawIfRasterized: true) }
+    }
+    public var cornerRadius: Double {
+        get { lock.withLock { _cornerRadius } }
+        set { lock.withLock { _cornerRadius = max(0, newValue.isFinite ? newValue : 0) }; markDirty(redrawIfRasterized: true) }
+    }
+    public var opacity: Double {
+        get { lock.withLock { _opacity } }
+        set { lock.withLock { _opacity = min(1, max(0, newValue.isFinite ? newValue : 1)) }; markDirty(redrawIfRasterized: true) }
+    }
+    public var clipsToBounds: Bool {
+        get { lock.withLock { _clipsToBounds } }
+        set { lock.withLock { _clipsToBounds = newValue }; markDirty(redrawIfRasterized: true) }
+    }
+    public var isHidden: Bool {
+        get { lock.withLock { _isHidden } }
+        set { lock.withLock { _isHidden = newValue }; markDirty(redrawIfRasterized: true) }
+    }
+    /// Declares that the node paints every pixel of its bounds opaquely (compositor fast path).
+    public var isOpaque: Bool {
+        get { lock.withLock { _isOpaque } }
+        set { lock.withLock { _isOpaque = newValue }; markDirty() }
+    }
+    public var isUserInteractionEnabled: Bool {
+        get { lock.withLock { _isUserInteractionEnabled } }
+        set { lock.withLock { _isUserInteractionEnabled = newValue } }
+    }
+    /// Extends (negative insets) or shrinks the area that receives touches.
+    public var hitTestSlop: EdgeInsets {
+        get { lock.withLock { _hitTestSlop } }
+        set { lock.withLock { _hitTestSlop = newValue } }
+    }
+
+    // MARK: Display configuration
+
+    /// Draw on a display queue (default) or synchronously on main during the node pass.
+    public var displaysAsynchronously: Bool {
+        get { lock.withLock { _displaysAsynchronously } }
+        set { lock.withLock { _displaysAsynchronously = newValue } }
+    }
+    /// Draw this node and all its descendants into one bitmap in one job (Texture's
+    /// `shouldRasterizeDescendants`): descendants get no layers of their own.
+    public var rasterizesSubtree: Bool {
+        get { lock.withLock { _rasterizesSubtree } }
+        set { lock.withLock { _rasterizesSubtree = newValue }; setNeedsDisplay(); markDirty() }
+    }
+    /// Gather the display results of this subtree into one transaction, so it appears in one frame.
+    public var isTransactionContainer: Bool {
+        get { lock.withLock { _isTransactionContainer } }
+        set { lock.withLock { _isTransactionContainer = newValue } }
+    }
+    /// While contents are pending, show `placeholderColor`.
+    public var placeholderEnabled: Bool {
+        get { lock.withLock { _placeholderEnabled } }
+        set { lock.withLock { _placeholderEnabled = newValue }; markDirty() }
+    }
+    public var placeholderColor: Color? {
+        get { lock.withLock { _placeholderColor } }
+        set { lock.withLock { _placeholderColor = newValue }; markDirty() }
+    }
+    /// Seconds the contents fade in over the placeholder when they arrive (0: at once).
+    public var placeholderFadeDuration: Double {
+        get { lock.withLock { _placeholderFadeDuration } }
+        set { lock.withLock { _placeholderFadeDuration = max(0, newValue.isFinite ? newValue : 0) } }
+    }
+    /// When this node's subtree starts displaying, the main thread waits for all of it
+    /// (drawing concurrently on the display queues) instead of showing placeholders.
+    public var neverShowPlaceholders: Bool {
+        get { lock.withLock { _neverShowPlaceholders } }
+        set { lock.withLock { _neverShowPlaceholders = newValue } }
+    }
+
+    // MARK: Subclass drawing API
+
+    /// Whether instances draw content (overridden to true by nodes that implement `draw`).
+    open class var drawsContent: Bool { false }
+
+    /// Main thread: an immutable snapshot of what to draw. Read your properties here (they
+    /// lock); the snapshot is handed to `draw(parameters:in:isCancelled:)` on a display queue.
+    open func drawParameters() -> (any Sendable)? { nil }
+
+    /// A display queue: draw `parameters` into `context`. Must not touch the node. Check
+    /// `isCancelled()` between expensive steps and return early (or throw) when it is true.
+    open class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {}
+
+    /// Marks the contents stale: a new display job starts at the next pass and the running
+    /// one, if any, is cancelled.
+    public func setNeedsDisplay() {
+        lock.withLock { _needsDisplay = true }
+        displaySentinel.increment()
+        if let container = rasterizingAncestor() { container.setNeedsDisplay() }
+        markDirty()
+    }
+    var needsDisplay: Bool { lock.withLock { _needsDisplay } }
+    func clearNeedsDisplay() { lock.withLock { _needsDisplay = false } }
+
+    /// Cancels the running display job (and, `recursively`, those of the subtree).
+    public func preventOrCancelDisplay(recursively: Bool = false) {
+        displaySentinel.increment()
+        lock.withLock { _needsDisplay = true }
+        if recursively { for n in subnodes { n.preventOrCancelDisplay(recursively: true) } }
+    }
+
+    // MARK: Layout
+
+    /// Builds a layout spec for `constrainedSize`. Called on any thread; read state through the
+    /// locked properties. Default: `layoutSpecBlock`, or nil (a leaf).
+    open func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
+        lock.withLock { _layoutSpecBlock }.map { $0(self, constrainedSize) }
+    }
+
+    /// Set instead of subclassing to provide a layout spec.
+    public var layoutSpecBlock: (@Sendable (DisplayNode, SizeRange) -> any LayoutElement)? {
+        get { lock.withLock { _layoutSpecBlock } }
+        set { lock.withLock { _layoutSpecBlock = newValue }; setNeedsLayout() }
+    }
+
+    /// A leaf's own size for `constrainedSize` (any thread). Default: zero (the style sizes apply).
+    open func calculateSizeThatFits(_ constrainedSize: Size) -> Size { .zero }
+
+    public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
+        let version = lock.withLock { _layoutVersion }
+        if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version } }) {
+            return hit.layout
+        }
+        let layout: Layout
+        if let spec = layoutSpecThatFits(constrainedSize) {
+            let inner = try spec.layoutThatFits(constrainedSize, parentSize: constrainedSize.max, context: context)
+            layout = Layout(element: self, size: constrainedSize.clamp(inner.size), sublayouts: [inner])
+        } else {
+            layout = Layout(element: self, size: constrainedSize.clamp(calculateSizeThatFits(constrainedSize.max)))
+        }
+        lock.withLock {
+            if _layoutVersion == version {
+                if _layoutCache.count >= 4 { _layoutCache.removeFirst() }
+                _layoutCache.append((constrainedSize, version, layout))
+            }
+        }
+        return layout
+    }
+
+    /// Invalidates this node's cached layouts and its ancestors' (their layout depends on this
+    /// node's size), and asks for a pass.
+    public func setNeedsLayout() {
+        var node: DisplayNode? = self
+        while let n = node {
+            n.lock.withLock { n._layoutVersion &+= 1; n._layoutCache.removeAll() }
+            node = n.supernode
+        }
+        NodeScheduler.shared.setNeedsLayout(root: rootNode)
+        markDirty()
+    }
+
+    public var layoutVersion: UInt64 { lock.withLock { _layoutVersion } }
+
+    var rootNode: DisplayNode {
+        var n = self
+        while let p = n.supernode { n = p }
+        return n
+    }
+
+    // MARK: Interface state
+
+    public var interfaceState: InterfaceState { lock.withLock { _interfaceState } }
+
+    /// Sets the node's (and its subtree's) interface state; called by windows and range controllers.
+    public func setInterfaceState(_ new: InterfaceState, recursively: Bool = true) {
+        let old = lock.withLock { () -> InterfaceState in let o = _interfaceState; _interfaceState = new; return o }
+        if old != new { interfaceStateDidChange(from: old, to: new) }
+        if recursively { for n in subnodes { n.setInterfaceState(new, recursively: true) } }
+    }
+
+    func enterInterfaceState(_ s: InterfaceState) { setInterfaceState(s) }
+    func exitInterfaceState(_ s: InterfaceState) { setInterfaceState(interfaceState.subtracting(s)) }
+
+    private func interfaceStateDidChange(from old: InterfaceState, to new: InterfaceState) {
+        let entered = new.subtracting(old), exited = old.subtracting(new)
+        onMain { [self] in
+            if entered.contains(.preload) { didEnterPreloadState() }
+            if entered.contains(.display) { didEnterDisplayState(); setNeedsDisplayIfNoContents() }
+            if entered.contains(.visible) { didEnterVisibleState() }
+            if exited.contains(.visible) { didExitVisibleState() }
+            if exited.contains(.display) { displaySentinel.increment(); didExitDisplayState() }
+            if exited.contains(.preload) { didExitPreloadState() }
+        }
+    }
+
+    private func setNeedsDisplayIfNoContents() {
+        if !hasContents && Self.drawsContent { lock.withLock { _needsDisplay = true }; markDirty() }
+    }
+
+    /// Main thread. Override points (call super is not required).
+    open func didEnterPreloadState() {}
+    open func didExitPreloadState() {}
+    open func didEnterDisplayState() {}
+    open func didExitDisplayState() {}
+    open func didEnterVisibleState() {}
+    open func didExitVisibleState() {}
+
+    // MARK: Dirty tracking
+
+    func markDirty(redrawIfRasterized: Bool = false) {
+        if redrawIfRasterized, let r = rasterizingAncestor() { r.setNeedsDisplay() }
+        NodeScheduler.shared.markDirty(self)
+    }
+
+    /// The nearest ancestor (not self) that rasterizes its subtree, if any.
+    func rasterizingAncestor() -> DisplayNode? {
+        var n = supernode
+        while let p = n {
+            if p.rasterizesSubtree { return p }
+            n = p.supernode
+        }
+        return nil
+    }
+
+    // MARK: Main-thread application (called by NodePass)
+
+    /// Creates the backing layer if needed (main thread).
+    func loadLayer() -> Layer {
+        if let layer { return layer }
+        let l = Layer()
+        l.name = debugName
+        layer = l
+        return l
+    }
+
+    /// Drops the layer (node left the window).
+    func unloadLayer() {
+        layer?.removeFromSuperlayer()
+        layer = nil
+        hasContents = false
+    }
+
+    /// Copies node state to the layer (main thread).
+    func applyStateToLayer() {
+        guard let layer else { return }
+        let s = lock.withLock { (frame: _frame, bg: _backgroundColor, bc: _borderColor, bw: _borderWidth, cr: _cornerRadius,
+                                 op: _opacity, clip: _clipsToBounds, hidden: _isHidden, opaque: _isOpaque,
+                                 placeholder: _placeholderEnabled ? _placeholderColor : nil, raster: _rasterizesSubtree) }
+        layer.frame = s.frame
+        layer.opacity = s.op
+        layer.isHidden = s.hidden
+        layer.clipsToBounds = s.clip
+        layer.cornerRadius = s.cr
+        if s.raster {
+            // Background, border and corners are drawn into the rasterized bitmap.
+            layer.backgroundColor = hasContents ? nil : s.placeholder
+            layer.borderColor = nil
+            layer.borderWidth = 0
+        } else {
+            layer.backgroundColor = s.bg ?? (hasContents || !Self.drawsContent ? nil : s.placeholder)
+            layer.borderColor = s.bc
+            layer.borderWidth = s.bw
+        }
+        layer.isOpaque = s.opaque
+    }
+
+    /// Publishes a display result (main thread, from the committer).
+    func _applyDisplayResult(_ contents: Bitmap?, scale: Double) {
+        guard let layer else { return }
+        let fade = placeholderEnabled ? placeholderFadeDuration : 0
+        layer.contentsFadeInDuration = hasContents ? 0 : fade
+        layer.contentsScale = scale
+        layer.contents = contents
+        hasContents = contents != nil
+        applyStateToLayer()
+    }
+
+    // MARK: Debugging
+
+    open var description: String {
+        "<\(debugName) frame: \(frame)\(subnodes.isEmpty ? "" : " subnodes: \(subnodes.count)")>"
+    }
+
+    /// The node tree, one line per node, indented.
+    public var recursiveDescription: String {
+        var lines: [String] = []
+        func walk(_ n: DisplayNode, _ depth: Int) {
+            lines.append(String(repeating: "  ", count: depth) + n.description)
+            for c in n.subnodes { walk(c, depth + 1) }
+        }
+        walk(self, 0)
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Runs `body` on the pass thread (the main loop's thread): now if already there, else at the
+/// start of the next node pass.
+func onMain(_ body: @escaping @Sendable () -> Void) {
+    NodeScheduler.shared.performOnPassThread(body)
+}

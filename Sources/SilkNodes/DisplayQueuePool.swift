@@ -1,0 +1,28 @@
+import Foundation
+
+/// The serial queues display jobs run on: one per core, capped (Texture's and YYAsyncLayer's
+/// design: serial queues keep each queue's working set warm and bound concurrency, so a burst of
+/// cells cannot start hundreds of threads). Jobs are spread round-robin.
+public final class DisplayQueuePool: @unchecked Sendable {
+    public static let shared = DisplayQueuePool()
+
+    /// Upper bound on queues (more than 4 rarely helps on the boards Silk targets).
+    public static let maximumQueues = 4
+    public let queues: [DispatchQueue]
+    private let counter = Locked(0)
+
+    public init(count: Int = min(DisplayQueuePool.maximumQueues, max(1, ProcessInfo.processInfo.activeProcessorCount))) {
+        queues = (0..<max(1, count)).map { DispatchQueue(label: "silk.display.\($0)", qos: .userInitiated) }
+    }
+
+    /// The next queue in turn.
+    public func next() -> DispatchQueue {
+        let i = counter.withLock { c -> Int in c += 1; return c }
+        return queues[i % queues.count]
+    }
+
+    /// Runs `work` on the next display queue.
+    public func async(_ work: @escaping @Sendable () -> Void) {
+        next().async(execute: work)
+    }
+}

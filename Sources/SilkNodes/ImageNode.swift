@@ -1,0 +1,192 @@
+import Foundation
+import SilkGeometry
+import SilkLayout
+import SilkRaster
+
+/// Shows an image, decoded and scaled off the main thread at the node's pixel size
+/// (Texture's ASImageNode).
+///
+/// Give it a decoded `image`, or an `imagePath` that the display job decodes itself (JPEGs use
+/// scaled decode to the node's pixel size, so a 4000-pixel photo in a 300-point cell costs a
+/// fraction of a full decode). `imageModificationBlock` runs on the display queue after
+/// scaling, with the job's `isCancelled` (the tutorial's cancellable blur).
+open class ImageNode: DisplayNode, @unchecked Sendable {
+    /// Turns a scaled image into what is shown (display queue). Throw or return early when
+    /// `isCancelled()`.
+    public typealias Modification = @Sendable (_ image: Bitmap, _ isCancelled: () -> Bool) throws -> Bitmap
+
+    private var _image: Bitmap?
+    private var _imagePath: String?
+    private var _contentMode: ContentMode = .aspectFill
+    private var _cropRect: Rect = ContentMode.defaultCropRect
+    private var _forceUpscaling = false
+    private var _modification: Modification?
+    private var _lastError: RasterError?
+
+    /// Shows a scale label ("2.00x") on every image whose pixels differ from its node's device
+    /// pixels (Texture's image-scaling debug overlay). Set before display.
+    nonisolated(unsafe) public static var showsScalingDebugOverlay = false
+
+    public override init() {
+        super.init()
+        placeholderEnabled = true
+    }
+
+    open override class var drawsContent: Bool { true }
+
+    public var image: Bitmap? {
+        get { lock.withLock { _image } }
+        set { lock.withLock { _image = newValue; _imagePath = nil }; setNeedsDisplay(); setNeedsLayout() }
+    }
+    /// A PNG or JPEG file decoded by the display job.
+    public var imagePath: String? {
+        get { lock.withLock { _imagePath } }
+        set { lock.withLock { _imagePath = newValue; _image = nil }; setNeedsDisplay() }
+    }
+    public var contentMode: ContentMode {
+        get { lock.withLock { _contentMode } }
+        set { lock.withLock { _contentMode = newValue }; setNeedsDisplay() }
+    }
+    /// Unit rect of the image: with a zero size, the anchor `.aspectFill` keeps (default centre);
+    /// otherwise only that part of the image is shown.
+    public var cropRect: Rect {
+        get { lock.withLock { _cropRect } }
+        set { lock.withLock { _cropRect = newValue }; setNeedsDisplay() }
+    }
+    /// By default an image smaller than the node is not enlarged beyond its own pixels by the
+    /// fitting modes (it would only get blurry); set to enlarge it anyway.
+    public var forceUpscaling: Bool {
+        get { lock.withLock { _forceUpscaling } }
+        set { lock.withLock { _forceUpscaling = newValue }; setNeedsDisplay() }
+    }
+    public var imageModificationBlock: Modification? {
+        get { lock.withLock { _modification } }
+        set { lock.withLock { _modification = newValue }; setNeedsDisplay() }
+    }
+    /// The last decoding error (a missing or corrupt file shows the placeholder).
+    public var lastError: RasterError? { lock.withLock { _lastError } }
+    func recordError(_ e: RasterError?) { lock.withLock { _lastError = e } }
+
+    /// The image's natural size in points (at `imageScale` 1) when known, for layout.
+    open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
+        guard let image else { return .zero }
+        return Size(width: min(Double(image.width), constrainedSize.width), height: min(Double(image.height), constrainedSize.height))
+    }
+
+    struct Parameters: @unchecked Sendable {
+        let image: Bitmap?
+        let path: String?
+        let contentMode: ContentMode
+        let cropRect: Rect
+        let forceUpscaling: Bool
+        let modification: Modification?
+        let debugOverlay: Bool
+        weak var node: ImageNode?
+    }
+
+    open override func drawParameters() -> (any Sendable)? {
+        lock.withLock {
+            Parameters(image: _image, path: _imagePath, contentMode: _contentMode, cropRect: _cropRect,
+                       forceUpscaling: _forceUpscaling, modification: _modification,
+                       debugOverlay: ImageNode.showsScalingDebugOverlay, node: self)
+        }
+    }
+
+    open override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
+        guard let p = parameters as? Parameters else { return }
+        let devicePixels = (width: Int((context.bounds.width * context.scale).rounded(.up)),
+                            height: Int((context.bounds.height * context.scale).rounded(.up)))
+        let decoded: Result<Bitmap, RasterError>
+        if let image = p.image {
+            decoded = .success(image)
+        } else if let path = p.path {
+            do throws(RasterError) {
+                decoded = .success(try ImageDecoder.decode(contentsOf: path, targetSize: devicePixels).bitmap)
+            } catch {
+                decoded = .failure(error)
+            }
+        } else {
+            return
+        }
+        let errorNode = p.node
+        var source: Bitmap
+        switch decoded {
+        case let .success(b): source = b; errorNode?.recordError(nil)
+        case let .failure(e): errorNode?.recordError(e); return
+        }
+        if isCancelled() { throw RasterError.cancelled }
+        var mode = p.contentMode
+        if !p.forceUpscaling, (mode == .aspectFit || mode == .aspectFill || mode == .scaleToFill),
+           source.width <= devicePixels.width, source.height <= devicePixels.height, p.cropRect.size == .zero {
+            mode = .center
+        }
+        if let modify = p.modification {
+            // Scale first so the modification (a blur) runs on as few pixels as the node shows.
+            let scaled = try Bitmap(width: devicePixels.width, height: devicePixels.height)
+            Canvas(bitmap: scaled).draw(source, in: scaled.bounds, contentMode: mode, cropRect: p.cropRect,
+                                        filter: .highQuality, imageScale: 1 / context.scale)
+            if isCancelled() { throw RasterError.cancelled }
+            source = try modify(scaled, isCancelled)
+            if isCancelled() { throw RasterError.cancelled }
+            context.canvas.draw(source, in: context.bounds, contentMode: .scaleToFill, filter: .bilinear)
+        } else {
+            context.canvas.draw(source, in: context.bounds, contentMode: mode, cropRect: p.cropRect,
+                                filter: .highQuality, imageScale: context.scale)
+        }
+        if p.debugOverlay {
+            let drawn = mode.destinationRect(imageSize: Size(width: Double(source.width), height: Double(source.height)),
+                                             in: context.bounds)
+            let ratio = Double(source.width) / max(1, drawn.width * context.scale)
+            if abs(ratio - 1) > 0.01 {
+                let label = TextLayout(text: AttributedText(String(format: "%.2fx", ratio),
+                                                            attributes: TextAttributes(fontSize: 11, fontWeight: .bold, color: .white)),
+                                       constrainedTo: Size(width: 200, height: 40))
+                let r = Rect(x: context.bounds.maxX - label.size.width - 8, y: context.bounds.maxY - label.size.height - 6,
+                             width: label.size.width + 6, height: label.size.height + 2)
+                context.canvas.fill(r, with: .color(Color(red: 0.8, green: 0, blue: 0, alpha: 0.8)))
+                context.canvas.draw(label, at: Point(x: r.minX + 3, y: r.minY + 1))
+            }
+        }
+    }
+
+    // MARK: Helpers (Texture's ASImageNode+Helpers)
+
+    /// A modification that rounds the corners (and optionally strokes a border).
+    public static func roundedCornerModification(radius: Double, borderWidth: Double = 0,
+                                                 borderColor: Color? = nil) -> Modification {
+        { image, _ in
+            let out = try Bitmap(width: image.width, height: image.height)
+            let c = Canvas(bitmap: out)
+            c.draw(image, in: out.bounds, cornerRadius: radius)
+            if let borderColor, borderWidth > 0 {
+                c.strokeRoundedRect(out.bounds.insetBy(dx: borderWidth / 2, dy: borderWidth / 2),
+                                    cornerRadius: max(0, radius - borderWidth / 2), lineWidth: borderWidth, with: .color(borderColor))
+            }
+            return out
+        }
+    }
+
+    /// A modification that tints the image's opaque pixels with `color` (for template icons).
+    public static func tintModification(_ color: Color) -> Modification {
+        { image, _ in
+            let out = try Bitmap(width: image.width, height: image.height)
+            for y in 0..<image.height {
+                let src = (image.data + y * image.stride).assumingMemoryBound(to: UInt32.self)
+                let dst = (out.data + y * out.stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<image.width {
+                    let a = src[x] >> 24
+                    dst[x] = Color(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha * Double(a) / 255).premultipliedARGB32
+                }
+            }
+            return out
+        }
+    }
+
+    /// The blur of the Texture tutorial's cards, cancellable between row bands.
+    public static func blurModification(radius: Double, tintColor: Color? = nil, saturationDeltaFactor: Double = 1) -> Modification {
+        { image, isCancelled in
+            try image.blurred(radius: radius, tintColor: tintColor, saturationDeltaFactor: saturationDeltaFactor,
+                              isCancelled: isCancelled)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The lock every node guards its state with: a pthread mutex, which ThreadSanitizer
+/// understands (Synchronization.Mutex's futex path is invisible to it on Linux and reports false
+/// races). Helpers that expect it held are named `_locked…`.
+public final class NodeLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    public init() { pthread_mutex_init(mutex, nil) }
+    deinit { pthread_mutex_destroy(mutex); mutex.deallocate() }
+    @inline(__always)
+    public func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
+
+/// A value behind a `NodeLock`.
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NodeLock()
+    private var value: Value
+    public init(_ value: Value) { self.value = value }
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        try lock.withLock { try body(&value) }
+    }
+    public var current: Value { lock.withLock { value } }
+}
+
+/// A node's display sentinel: a counter bumped whenever the node's pending display becomes
+/// stale (redraw, removal, leaving the display range, `preventOrCancelDisplay`). A display job
+/// captures the value when it starts; `isCancelled` is "the value moved on".
+public final class Sentinel: @unchecked Sendable {
+    private let lock = NodeLock()
+    private var value: UInt64 = 0
+    public var current: UInt64 { lock.withLock { value } }
+    /// Cancels whatever is running and returns the new value.
+    @discardableResult
+    public func increment() -> UInt64 { lock.withLock { value += 1; return value } }
+    public func isCurrent(_ v: UInt64) -> Bool { lock.withLock { value == v } }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import SilkGeometry
+import SilkLayout
+import SilkRaster
+import SilkRender
+
+/// One window's node pass: run on the main loop as a `.beforeWaiting` observer with
+/// `NodePass.observerOrder`, before the `TransactionCommitter` and the window's layer commit.
+///
+/// In order: (1) blocks queued for the pass thread run; (2) if anything invalidated layout, the
+/// root is laid out for the window size (cached per node, so unchanged subtrees cost a lookup)
+/// and frames are applied — with `automaticallyManagesSubnodes`, subnodes follow the spec;
+/// (3) the tree is walked: layers are created and ordered, node state is copied to them, and
+/// nodes that need display and are in the display state get a display job — on a display queue,
+/// or right here when drawing synchronously. Jobs under a transaction container share one
+/// transaction; `neverShowPlaceholders` waits for its subtree's jobs before returning.
+public final class NodePass {
+    public static let observerOrder = 100
+
+    public let rootNode: DisplayNode
+    public let hostLayer: Layer
+    public var size: Size { didSet { if size != oldValue { NodeScheduler.shared.setNeedsLayout(root: rootNode) } } }
+    public var scale: Double
+
+    public struct Statistics: Sendable {
+        public var passes = 0
+        public var layouts = 0
+        public var jobsStarted = 0
+        public var synchronousDraws = 0
+        public var lastLayoutError: String?
+    }
+    public private(set) var statistics = Statistics()
+
+    public init(rootNode: DisplayNode, hostLayer: Layer, size: Size, scale: Double) {
+        self.rootNode = rootNode
+        self.hostLayer = hostLayer
+        self.size = size
+        self.scale = scale
+        NodeScheduler.shared.adoptCurrentThreadAsPassThread()
+        let layer = rootNode.loadLayer()
+        hostLayer.addSublayer(layer)
+        rootNode.frame = Rect(size: size)
+        rootNode.setInterfaceState(.inHierarchy)
+        NodeScheduler.shared.setNeedsLayout(root: rootNode)
+    }
+
+    /// Runs one pass if anything changed. Returns whether it did any work.
+    @discardableResult
+    public func run() -> Bool {
+        let work = NodeScheduler.shared.takeWork()
+        guard !work.dirty.isEmpty || !work.layoutRoots.isEmpty || !work.blocks.isEmpty else { return false }
+        statistics.passes += 1
+        for block in work.blocks { block() }
+        if work.layoutRoots.contains(where: { $0 === rootNode }) || rootNode.frame.size != size {
+            layout()
+        }
+        // Nodes that left this tree drop their layers.
+        for node in work.dirty where node.rootNode !== rootNode && node.layer != nil {
+            unloadRecursively(node)
+        }
+        walk(rootNode, transaction: nil, insideRasterized: false)
+        return true
+    }
+
+    // MARK: Layout
+
+    private func layout() {
+        statistics.layouts += 1
+        rootNode.frame = Rect(size: size)
+        do {
+            let layout = try rootNode.layoutThatFits(SizeRange(exactly: size))
+            apply(layout, to: rootNode)
+        } catch {
+            // A tree too deep to lay out keeps its previous frames; the error is reported once.
+            statistics.lastLayoutError = error.description
+            FileHandle.standardError.write(Data("silk: layout of \(rootNode.debugName) failed: \(error)\n".utf8))
+        }
+    }
+
+    /// Sets the frames of `node`'s child nodes from its layout, then recurses into them.
+    private func apply(_ layout: Layout, to node: DisplayNode) {
+        var children: [(DisplayNode, Layout, Point)] = []
+        func collect(_ l: Layout, _ offset: Point) {
+            for sub in l.sublayouts {
+                let origin = Point(x: offset.x + sub.position.x, y: offset.y + sub.position.y)
+                if let child = sub.element as? DisplayNode, child !== node {
+                    children.append((child, sub, origin))
+                } else {
+                    collect(sub, origin)
+                }
+            }
+        }
+        collect(layout, .zero)
+        if node.automaticallyManagesSubnodes {
+            let wanted = children.map(\.0)
+            for existing in node.subnodes where !wanted.contains(where: { $0 === existing }) {
+                existing.removeFromSupernode()
+            }
+            for (i, child) in wanted.enumerated() {
+                if child.supernode !== node { node.insertSubnode(child, at: i) } else { node.moveSubnode(child, to: i) }
+            }
+        }
+        for (child, sub, origin) in children {
+            child.isApplyingLayout = true
+            child.frame = Rect(origin: origin, size: sub.size)
+            child.isApplyingLayout = false
+            apply(sub, to: child)
+        }
+    }
+
+    // MARK: Layers and display
+
+    private func walk(_ node: DisplayNode, transaction: AsyncTransaction?, insideRasterized: Bool) {
+        if insideRasterized {
+            // The rasterizing ancestor draws this node; it has no layer of its own.
+            if node.layer != nil { node.unloadLayer() }
+            for child in node.subnodes { walk(child, transaction: nil, insideRasterized: true) }
+            return
+        }
+        let layer = node.loadLayer()
+        node.applyStateToLayer()
+        let rasterizes = node.rasterizesSubtree
+        let children = node.subnodes
+        let wantedSublayers: [Layer] = rasterizes ? [] : children.map { $0.loadLayer() }
+        if layer.sublayers.count != wantedSublayers.count || !zip(layer.sublayers, wantedSublayers).allSatisfy({ $0 === $1 }) {
+            layer.setSublayers(wantedSublayers)
+        }
+
+        // A container gathers its subtree's jobs into one transaction.
+        var own: AsyncTransaction? = nil
+        var current = transaction
+        if current == nil && (node.isTransactionContainer || node.neverShowPlaceholders) {
+            own = AsyncTransaction()
+            current = own
+        }
+        if (type(of: node).drawsContent || rasterizes) && node.needsDisplay && node.interfaceState.contains(.display) {
+            startDisplay(node, transaction: current, rasterized: rasterizes)
+        }
+        for child in children { walk(child, transaction: current, insideRasterized: rasterizes) }
+        if let own {
+            own.seal()
+            if node.neverShowPlaceholders { _ = own.wait(timeout: 2) }
+        }
+    }
+
+    private func startDisplay(_ node: DisplayNode, transaction: AsyncTransaction?, rasterized: Bool) {
+        let size = node.bounds.size
+        guard size.width > 0, size.height > 0, size.isValidExtent else { return }
+        node.clearNeedsDisplay()
+        let sentinelValue = node.displaySentinel.increment()
+        let sentinel = node.displaySentinel
+        let scale = self.scale
+        let work: DisplayWork = rasterized ? .tree(RasterizedTree.capture(node)) : .single(type(of: node), node.drawParameters())
+        let isCancelled: @Sendable () -> Bool = { !sentinel.isCurrent(sentinelValue) }
+        let t = transaction ?? AsyncTransaction()
+        statistics.jobsStarted += 1
+        t.addOperation()
+        if !node.displaysAsynchronously || NodeScheduler.shared.synchronousDisplay {
+            statistics.synchronousDraws += 1
+            let bitmap = work.render(size: size, scale: scale, isCancelled: isCancelled)
+            t.complete(.init(node: node, sentinelValue: sentinelValue, contents: bitmap, scale: scale))
+        } else {
+            DisplayQueuePool.shared.async {
+                let bitmap = isCancelled() ? nil : work.render(size: size, scale: scale, isCancelled: isCancelled)
+                t.complete(.init(node: node, sentinelValue: sentinelValue, contents: bitmap, scale: scale))
+            }
+        }
+        if transaction == nil { t.seal() }
+    }
+
+    private func unloadRecursively(_ node: DisplayNode) {
+        node.unloadLayer()
+        for c in node.subnodes { unloadRecursively(c) }
+    }
+}
+
+/// What a display job draws: one node, or a whole rasterized subtree.
+enum DisplayWork: @unchecked Sendable {
+    case single(DisplayNode.Type, (any Sendable)?)
+    case tree(RasterizedTree)
+
+    func render(size: Size, scale: Double, isCancelled: () -> Bool) -> Bitmap? {
+        do {
+            let bitmap = try Bitmap(size: size, scale: scale)
+            let canvas = Canvas(bitmap: bitmap, scale: scale)
+            switch self {
+            case let .single(drawer, params):
+                try drawer.draw(parameters: params, in: DrawContext(canvas: canvas, bounds: Rect(size: size), scale: scale),
+                                isCancelled: isCancelled)
+            case let .tree(tree):
+                try tree.draw(in: canvas, scale: scale, isCancelled: isCancelled)
+            }
+            return isCancelled() ? nil : bitmap
+        } catch {
+            // A job that throws (cancelled, or a drawing error) shows nothing; the next
+            // setNeedsDisplay tries again.
+            return nil
+        }
+    }
+}
+
+/// An immutable capture of a subtree for one rasterizing job (taken on the pass thread).
+struct RasterizedTree: @unchecked Sendable {
+    let frame: Rect
+    let drawer: DisplayNode.Type
+    let parameters: (any Sendable)?
+    let backgroundColor: Color?
+    let borderColor: Color?
+    let borderWidth: Double
+    let cornerRadius: Double
+    let opacity: Double
+    let clipsToBounds: Bool
+    let isHidden: Bool
+    let children: [RasterizedTree]
+
+    static func capture(_ node: DisplayNode, isRoot: Bool = true) -> RasterizedTree {
+        let f = node.frame
+        return RasterizedTree(
+            frame: isRoot ? Rect(size: f.size) : f, drawer: type(of: node),
+            parameters: type(of: node).drawsContent ? node.drawParameters() : nil,
+            backgroundColor: node.backgroundColor, borderColor: node.borderColor, borderWidth: node.borderWidth,
+            cornerRadius: node.cornerRadius, opacity: isRoot ? 1 : node.opacity, clipsToBounds: node.clipsToBounds,
+            isHidden: node.isHidden, children: node.subnodes.map { capture($0, isRoot: false) })
+    }
+
+    func draw(in canvas: Canvas, scale: Double, isCancelled: () -> Bool) throws {
+        guard !isHidden, opacity > 0 else { return }
+        if isCancelled() { throw RasterError.cancelled }
+        try canvas.withSavedState {
+            canvas.translate(x: frame.minX, y: frame.minY)
+            canvas.multiplyOpacity(opacity)
+            let bounds = Rect(size: frame.size)
+            if let bg = backgroundColor {
+                if cornerRadius > 0 { canvas.fillRoundedRect(bounds, cornerRadius: cornerRadius, with: .color(bg)) }
+                else { canvas.fill(bounds, with: .color(bg)) }
+            }
+            if clipsToBounds { canvas.clip(to: bounds) }
+            if drawer.drawsContent {
+                try drawer.draw(parameters: parameters, in: DrawContext(canvas: canvas, bounds: bounds, scale: scale),
+                                isCancelled: isCancelled)
+            }
+            for child in children { try child.draw(in: canvas, scale: scale, isCancelled: isCancelled) }
+            if let bc = borderColor, borderWidth > 0 {
+                canvas.strokeRoundedRect(bounds.insetBy(dx: borderWidth / 2, dy: borderWidth / 2),
+                                         cornerRadius: max(0, cornerRadius - borderWidth / 2), lineWidth: borderWidth, with: .color(bc))
+            }
+        }
+    }
+}

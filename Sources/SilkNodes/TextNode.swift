@@ -1,0 +1,140 @@
+import Foundation
+import SilkGeometry
+import SilkLayout
+import SilkRaster
+
+/// Shows attributed text, measured and drawn off the main thread (Texture's ASTextNode).
+///
+/// Measurement (`calculateSizeThatFits`, any thread) lays the text out with HarfBuzz; the
+/// resulting `TextLayout` is kept and reused by the display job when the node ends up at the
+/// measured width, so text is shaped once per size.
+open class TextNode: DisplayNode, @unchecked Sendable {
+    public struct Shadow: Sendable, Hashable {
+        public var color: Color
+        public var offset: Point
+        public var radius: Double
+        public init(color: Color = Color(white: 0, alpha: 0.5), offset: Point = Point(x: 0, y: 1), radius: Double = 2) {
+            self.color = color; self.offset = offset; self.radius = radius
+        }
+    }
+
+    private var _text = AttributedText()
+    private var _truncationToken: AttributedText?
+    private var _maximumLines = 0
+    private var _truncationMode: TruncationMode = .tail
+    private var _shadow: Shadow?
+    private var _measured: TextLayout?
+    private var _linkTapped: (@Sendable (String) -> Void)?
+    private var _linkLongPressed: (@Sendable (String) -> Void)?
+    private var _shouldHighlightLink: (@Sendable (String) -> Bool)?
+    private var _highlightedRange: Range<Int>?
+
+    public override init() { super.init() }
+    public convenience init(_ text: AttributedText) { self.init(); attributedText = text }
+
+    open override class var drawsContent: Bool { true }
+
+    public var attributedText: AttributedText {
+        get { lock.withLock { _text } }
+        set { lock.withLock { _text = newValue; _measured = nil }; setNeedsLayout(); setNeedsDisplay() }
+    }
+    /// Shown at the end (or start, middle) of truncated text; nil: "…" in the text's attributes.
+    public var truncationAttributedText: AttributedText? {
+        get { lock.withLock { _truncationToken } }
+        set { lock.withLock { _truncationToken = newValue; _measured = nil }; setNeedsLayout(); setNeedsDisplay() }
+    }
+    /// 0: unlimited.
+    public var maximumNumberOfLines: Int {
+        get { lock.withLock { _maximumLines } }
+        set { lock.withLock { _maximumLines = max(0, newValue); _measured = nil }; setNeedsLayout(); setNeedsDisplay() }
+    }
+    public var truncationMode: TruncationMode {
+        get { lock.withLock { _truncationMode } }
+        set { lock.withLock { _truncationMode = newValue; _measured = nil }; setNeedsLayout(); setNeedsDisplay() }
+    }
+    public var shadow: Shadow? {
+        get { lock.withLock { _shadow } }
+        set { lock.withLock { _shadow = newValue }; setNeedsDisplay() }
+    }
+    /// Called with the link's value when a link is tapped or long-pressed (main thread).
+    public var linkTapped: (@Sendable (String) -> Void)? {
+        get { lock.withLock { _linkTapped } }
+        set { lock.withLock { _linkTapped = newValue } }
+    }
+    public var linkLongPressed: (@Sendable (String) -> Void)? {
+        get { lock.withLock { _linkLongPressed } }
+        set { lock.withLock { _linkLongPressed = newValue } }
+    }
+    /// Whether touching a link highlights it (default: yes).
+    public var shouldHighlightLink: (@Sendable (String) -> Bool)? {
+        get { lock.withLock { _shouldHighlightLink } }
+        set { lock.withLock { _shouldHighlightLink = newValue } }
+    }
+
+    /// The layout at the current bounds (measuring if needed).
+    public var textLayout: TextLayout { layout(forWidth: bounds.width > 0 ? bounds.width : .infinity) }
+    public var isTruncated: Bool { textLayout.isTruncated }
+    public var lineCount: Int { textLayout.lineCount }
+
+    /// The link under `point` (node coordinates), if any.
+    public func link(at point: Point) -> String? { textLayout.link(at: point)?.url }
+
+    func layout(forWidth width: Double) -> TextLayout {
+        let (text, token, lines, mode, cached) = lock.withLock { (_text, _truncationToken, _maximumLines, _truncationMode, _measured) }
+        if let cached, cached.constrainedSize.width == width { return cached }
+        let layout = TextLayout(text: text, constrainedTo: Size(width: width, height: .infinity), maximumLines: lines,
+                                truncationToken: token, truncationMode: mode)
+        lock.withLock { if _text == text { _measured = layout } }
+        return layout
+    }
+
+    open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
+        let layout = layout(forWidth: constrainedSize.width)
+        return Size(width: min(layout.size.width.rounded(.up), constrainedSize.width), height: layout.size.height.rounded(.up))
+    }
+
+    /// First and last baselines at the current width (for `alignItems: .baselineFirst/Last`).
+    public var firstBaseline: Double { textLayout.firstBaseline }
+    public var lastBaseline: Double { textLayout.lastBaseline }
+
+    struct Parameters: Sendable {
+        let layout: TextLayout
+        let shadow: Shadow?
+        let highlight: [Rect]
+    }
+
+    open override func drawParameters() -> (any Sendable)? {
+        let layout = layout(forWidth: bounds.width)
+        let highlight = lock.withLock { _highlightedRange }.map { layout.rects(for: $0) } ?? []
+        return Parameters(layout: layout, shadow: shadow, highlight: highlight)
+    }
+
+    open override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
+        guard let p = parameters as? Parameters else { return }
+        for r in p.highlight {
+            context.canvas.fillRoundedRect(r.insetBy(dx: -2, dy: -1), cornerRadius: 3, with: .color(Color(white: 0, alpha: 0.15)))
+        }
+        if let s = p.shadow {
+            // The shadow: the text in the shadow colour, blurred, offset.
+            let pad = ceil(s.radius * 2)
+            let size = Size(width: context.bounds.width + 2 * pad, height: context.bounds.height + 2 * pad)
+            let layer = try Bitmap(size: size, scale: context.scale)
+            var shadowText = p.layout.text
+            shadowText.modifyAttributes(in: 0..<shadowText.scalarCount) { $0.color = s.color; $0.backgroundColor = nil }
+            let shadowLayout = TextLayout(text: shadowText, constrainedTo: p.layout.constrainedSize)
+            shadowLayout.draw(into: layer, at: Point(x: pad, y: pad), scale: context.scale)
+            if isCancelled() { throw RasterError.cancelled }
+            let blurred = s.radius > 0 ? try layer.blurred(radius: s.radius * context.scale, isCancelled: isCancelled) : layer
+            context.canvas.draw(blurred, in: Rect(x: s.offset.x - pad, y: s.offset.y - pad, width: size.width, height: size.height),
+                                contentMode: .scaleToFill, filter: .bilinear, imageScale: context.scale)
+        }
+        if isCancelled() { throw RasterError.cancelled }
+        context.canvas.draw(p.layout, at: .zero)
+    }
+
+    /// Highlights the link range under a touch (set by the input model).
+    func setHighlightedRange(_ range: Range<Int>?) {
+        lock.withLock { _highlightedRange = range }
+        setNeedsDisplay()
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Testing
+import SilkGeometry
+import SilkLayout
+import SilkRaster
+import SilkRender
+@testable import SilkNodes
+
+/// A node that fills its bounds with a colour, optionally waiting on a gate first (to hold a
+/// job mid-draw) and counting its draws.
+final class ColorNode: DisplayNode, @unchecked Sendable {
+    struct Params: Sendable { let color: Color; let gate: Gate?; let counter: Counter? }
+    private var _color: Color
+    let gate: Gate?
+    let counter = Counter()
+    init(_ color: Color, size: Size = Size(width: 20, height: 10), gate: Gate? = nil) {
+        _color = color
+        self.gate = gate
+        super.init()
+        style.width = .points(size.width)
+        style.height = .points(size.height)
+    }
+    var color: Color {
+        get { lock.withLock { _color } }
+        set { lock.withLock { _color = newValue }; setNeedsDisplay() }
+    }
+    override class var drawsContent: Bool { true }
+    override func drawParameters() -> (any Sendable)? { Params(color: color, gate: gate, counter: counter) }
+    override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
+        guard let p = parameters as? Params else { return }
+        p.gate?.pass()
+        p.counter?.increment()
+        context.canvas.fill(context.bounds, with: .color(p.color))
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock(); private var n = 0
+    func increment() { lock.lock(); n += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+}
+
+/// Blocks drawing threads until opened.
+final class Gate: @unchecked Sendable {
+    private let cond = NSCondition(); private var open = false; private var waiting = 0
+    func pass() { cond.lock(); waiting += 1; cond.broadcast(); while !open { cond.wait() }; cond.unlock() }
+    func openGate() { cond.lock(); open = true; cond.broadcast(); cond.unlock() }
+    func waitForWaiters(_ n: Int) { cond.lock(); while waiting < n { cond.wait() }; cond.unlock() }
+}
+
+/// Drives a NodePass the way the main loop does, on the test's thread.
+struct Harness {
+    let host = Layer()
+    let pass: NodePass
+    init(root: DisplayNode, size: Size = Size(width: 100, height: 60)) {
+        host.frame = Rect(size: size)
+        pass = NodePass(rootNode: root, hostLayer: host, size: size, scale: 1)
+    }
+    /// One loop iteration: node pass, then the committer.
+    func iterate() { pass.run(); TransactionCommitter.shared.commit() }
+    /// Iterates until `condition` or 5 s.
+    func iterate(until condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while !condition() {
+            iterate()
+            if Date() > deadline { return false }
+            usleep(1000)
+        }
+        return true
+    }
+    func pixel(_ node: DisplayNode, _ x: Int, _ y: Int) -> UInt32? { node.layer?.contents?.argb32(x: x, y: y) }
+}
+
+@Suite(.serialized) struct PipelineTests {
+    init() { NodeScheduler.shared.synchronousDisplay = false }
+
+    @Test func layoutSpecPositionsSubnodesAndLayersFollow() {
+        let root = DisplayNode()
+        let a = ColorNode(.red), b = ColorNode(.blue, size: Size(width: 30, height: 10))
+        root.addSubnode(a); root.addSubnode(b)
+        root.layoutSpecBlock = { _, _ in
+            StackLayoutSpec(direction: .horizontal, spacing: 5, children: [a, b])
+        }
+        let h = Harness(root: root)
+        h.iterate()
+        #expect(a.frame == Rect(x: 0, y: 0, width: 20, height: 10))
+        #expect(b.frame == Rect(x: 25, y: 0, width: 30, height: 10))
+        #expect(b.layer?.frame == b.frame)
+        #expect(root.layer?.sublayers.count == 2)
+    }
+
+    @Test func asynchronousDisplayPublishesThroughTheCommitter() {
+        let root = DisplayNode()
+        let gate = Gate()
+        let a = ColorNode(.green, gate: gate)
+        root.addSubnode(a)
+        root.layoutSpecBlock = { _, _ in WrapperLayoutSpec(a) }
+        let h = Harness(root: root)
+        h.iterate()
+        // The job is held on a display queue: the main thread went on without contents.
+        gate.waitForWaiters(1)
+        #expect(a.layer?.contents == nil)
+        gate.openGate()
+        #expect(h.iterate(until: { a.layer?.contents != nil }))
+        #expect(h.pixel(a, 5, 5) == 0xff00_ff00)
+    }
+
+    @Test func redrawMidDrawNeverShowsTheStaleResult() {
+        let root = DisplayNode()
+        let gate = Gate()
+        let a = ColorNode(.red, gate: gate)
+        root.addSubnode(a)
+        root.layoutSpecBlock = { _, _ in WrapperLayoutSpec(a) }
+        TransactionCommitter.shared.resetStatistics()
+        let h = Harness(root: root)
+        h.iterate()
+        gate.waitForWaiters(1)          // the red job is mid-draw
+        a.color = .blue                 // redraw: the red job's sentinel is stale now
+        h.iterate()                     // the blue job starts (and waits at the gate too)
+        gate.openGate()
+        #expect(h.iterate(until: { h.pixel(a, 1, 1) == 0xff00_00ff && TransactionCommitter.shared.statistics.cancelledResults >= 1 }))
+        #expect(TransactionCommitter.shared.statistics.cancelledResults >= 1)
+        #expect(h.pixel(a, 1, 1) == 0xff00_00ff)
+    }
+
+    @Test func removalCancelsTheRunningJob() {
+        let root = DisplayNode()
+        let gate = Gate()
+        let a = ColorNode(.red, gate: gate)
+        root.addSubnode(a)
+        TransactionCommitter.shared.resetStatistics()
+        let h = Harness(root: root)
+        a.frame = Rect(x: 0, y: 0, width: 20, height: 10)
+        h.iterate()
+        gate.waitForWaiters(1)
+        a.removeFromSupernode()
+        gate.openGate()
+        #expect(h.iterate(until: { TransactionCommitter.shared.statistics.cancelledResults >= 1 }))
+        #expect(a.layer?.contents == nil)
+    }
+
+    @Test func rasterizedSubtreeIsOneBitmapInOneJob() {
+        let root = DisplayNode()
+        let card = DisplayNode()
+        card.rasterizesSubtree = true
+        card.backgroundColor = .white
+        let a = ColorNode(.red), b = ColorNode(.blue)
+        card.addSubnode(a); card.addSubnode(b)
+        card.layoutSpecBlock = { _, _ in StackLayoutSpec(direction: .vertical, children: [a, b]) }
+        root.addSubnode(card)
+        root.layoutSpecBlock = { _, _ in WrapperLayoutSpec(card) }
+        let h = Harness(root: root)
+        #expect(h.iterate(until: { card.layer?.contents != nil }))
+        #expect(a.layer == nil && b.layer == nil)
+        #expect(card.layer?.sublayers.isEmpty == true)
+        #expect(h.pixel(card, 5, 5) == 0xffff_0000)
+        #expect(h.pixel(card, 5, 15) == 0xff00_00ff)
+        #expect(a.counter.value == 1 && b.counter.value == 1)
+    }
+
+    @Test func transactionContainerAppearsInOneCommit() {
+        let root = DisplayNode()
+        let cell = DisplayNode()
+        cell.isTransactionContainer = true
+        let fastGate = Gate(), slowGate = Gate()
+        let fast = ColorNode(.red, gate: fastGate), slow = ColorNode(.blue, gate: slowGate)
+        cell.addSubnode(fast); cell.addSubnode(slow)
+        cell.layoutSpecBlock = { _, _ in StackLayoutSpec(direction: .vertical, children: [fast, slow]) }
+        root.addSubnode(cell)
+        root.layoutSpecBlock = { _, _ in WrapperLayoutSpec(cell) }
+        let h = Harness(root: root)
+        h.iterate()
+        fastGate.openGate()
+        // The fast child has finished, but its container is still waiting for the slow one.
+        Thread.sleep(forTimeInterval: 0.05)
+        h.iterate(); h.iterate()
+        #expect(fast.layer?.contents == nil)
+        slowGate.openGate()
+        #expect(h.iterate(until: { fast.layer?.contents != nil }))
+        #expect(slow.layer?.contents != nil)
+    }
+
+    @Test func synchronousModeDrawsDuringThePass() {
+        NodeScheduler.shared.synchronousDisplay = true
+        defer { NodeScheduler.shared.synchronousDisplay = false }
+        let root = DisplayNode()
+        let a = ColorNode(.red)
+        root.addSubnode(a)
+        root.layoutSpecBlock = { _, _ in WrapperLayoutSpec(a) }
+        let h = Harness(root: root)
+        h.iterate()
+        #expect(h.pixel(a, 1, 1) == 0xffff_0000)
+    }
+
+    @Test func neverShowPlaceholdersWaitsForTheSubtree() {
+        let root = DisplayNode()
+        let cell = DisplayNode()
+        cell.neverShowPlaceholders = true
+        let children = (0..<6).map { ColorNode(Color(red: Double($0) / 6, green: 0, blue: 1)) }
+        for c in children { cell.addSubnode(c) }
+        cell.layoutSpecBlock = { _, _ in StackLayoutSpec(direction: .vertical, children: children) }
+        root.addSubnode(cell)
+        root.layoutSpecBlock = { _, _ in WrapperLayoutSpec(cell) }
+        let h = Harness(root: root)
+        h.iterate()   // one iteration: everything drawn concurrently, waited for, committed
+        #expect(children.allSatisfy { $0.layer?.contents != nil })
+    }
+
+    @Test func interfaceStateCallbacksRunOnEnterAndExit() {
+        final class Watcher: DisplayNode, @unchecked Sendable {
+            let log = Locked<[String]>([])
+            override func didEnterVisibleState() { log.withLock { $0.append("visible+") } }
+            override func didExitVisibleState() { log.withLock { $0.append("visible-") } }
+            override func didEnterDisplayState() { log.withLock { $0.append("display+") } }
+            override func didExitDisplayState() { log.withLock { $0.append("display-") } }
+        }
+        let root = DisplayNode()
+        let w = Watcher()
+        root.addSubnode(w)
+        let h = Harness(root: root)
+        h.iterate()
+        #expect(w.interfaceState == .inHierarchy)
+        w.setInterfaceState([.measureLayout, .preload])
+        #expect(w.log.current == ["display+", "visible+", "visible-", "display-"])
+    }
+}
