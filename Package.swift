@@ -53,7 +53,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "Silk", dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes"],
                 swiftSettings: strict),
-        .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender"], swiftSettings: strict),
+        .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes"], swiftSettings: strict),
         .executableTarget(name: "silk",
                           dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkScenes",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],

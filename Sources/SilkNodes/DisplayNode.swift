@@ -60,6 +60,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private var _subnodes: [DisplayNode] = []
     private weak var _supernode: DisplayNode?
     private var _frame: Rect = .zero
+    private var _boundsOrigin: Point = .zero
     private var _backgroundColor: Color?
     private var _borderColor: Color?
     private var _borderWidth: Double = 0
@@ -176,7 +177,14 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
             markDirty()
         }
     }
+    /// The size of the node at the origin (0, 0): its own coordinate space. See `boundsOrigin`.
     public var bounds: Rect { Rect(size: frame.size) }
+    /// Shifts the subnodes' coordinate space (a scroll offset): subnode at y = 500 shows at the
+    /// top when `boundsOrigin.y` is 500. Scrolling moves layers; nothing is redrawn.
+    public var boundsOrigin: Point {
+        get { lock.withLock { _boundsOrigin } }
+        set { lock.withLock { _boundsOrigin = newValue }; markDirty() }
+    }
     public var position: Point {
         get { let f = frame; return Point(x: f.midX, y: f.midY) }
         set { let f = frame; frame = Rect(x: newValue.x - f.width / 2, y: newValue.y - f.height / 2, width: f.width, height: f.height) }
@@ -431,10 +439,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// Copies node state to the layer (main thread).
     func applyStateToLayer() {
         guard let layer else { return }
-        let s = lock.withLock { (frame: _frame, bg: _backgroundColor, bc: _borderColor, bw: _borderWidth, cr: _cornerRadius,
+        let s = lock.withLock { (frame: _frame, origin: _boundsOrigin, bg: _backgroundColor, bc: _borderColor, bw: _borderWidth, cr: _cornerRadius,
                                  op: _opacity, clip: _clipsToBounds, hidden: _isHidden, opaque: _isOpaque,
                                  placeholder: _placeholderEnabled ? _placeholderColor : nil, raster: _rasterizesSubtree) }
         layer.frame = s.frame
+        layer.bounds.origin = s.origin
         layer.opacity = s.op
         layer.isHidden = s.hidden
         layer.clipsToBounds = s.clip

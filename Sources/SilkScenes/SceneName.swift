@@ -10,6 +10,7 @@ public struct SceneError: Error, CustomStringConvertible {
 /// Every scene `silk snapshot` knows.
 public enum SceneName: String, CaseIterable, Sendable {
     case card
+    case rainforest
     case shapes
     case text
     case image
@@ -17,6 +18,7 @@ public enum SceneName: String, CaseIterable, Sendable {
     public var defaultSize: Size {
         switch self {
         case .card: CardScene.defaultSize
+        case .rainforest: RainforestScene.defaultSize
         case .shapes: ShapesScene.defaultSize
         case .image: Size(width: 640, height: 480)
         case .text: Size(width: 800, height: 900)
@@ -28,6 +30,7 @@ public enum SceneName: String, CaseIterable, Sendable {
         let size = size ?? scene.defaultSize
         switch scene {
         case .card: return try CardScene.render(size: size, scale: scale)
+        case .rainforest: return try RainforestScene.render(size: size, scale: scale)
         case .shapes: return try ShapesScene.render(size: size, scale: scale)
         case .image:
             guard let imagePath else { throw SceneError("image: --image PATH is required") }

@@ -1,0 +1,57 @@
+import Foundation
+import SilkGeometry
+import SilkNodes
+import SilkRaster
+import SilkRender
+
+/// Renders a node tree once, with every node displayed, into a bitmap: display is forced
+/// synchronous for the duration (as Texture's snapshot tests do), then the layer tree is
+/// composited in full.
+public enum NodeSnapshot {
+    /// `afterSetUp` runs once the pass exists (it sets every node in the hierarchy to all
+    /// interface states; a list restores its ranges there).
+    public static func render(_ root: DisplayNode, size: Size, scale: Double, background: Color = .white,
+                              afterSetUp: () -> Void = {}) throws -> Bitmap {
+        let scheduler = NodeScheduler.shared
+        let wasSynchronous = scheduler.synchronousDisplay
+        scheduler.synchronousDisplay = true
+        defer { scheduler.synchronousDisplay = wasSynchronous }
+        let host = Layer()
+        host.frame = Rect(size: size)
+        host.backgroundColor = background
+        let pass = NodePass(rootNode: root, hostLayer: host, size: size, scale: scale)
+        afterSetUp()
+        for _ in 0..<8 {
+            pass.run()
+            TransactionCommitter.shared.commit()
+            if !scheduler.hasWork && !TransactionCommitter.shared.hasPendingCommits { break }
+        }
+        if ProcessInfo.processInfo.environment["SILK_DEBUG_NODES"] != nil {
+            print(root.recursiveDescription)
+            func dump(_ l: Layer, _ d: Int) { print(String(repeating: "  ", count: d) + "\(l) contents: \(l.contents.map { "\($0)" } ?? "nil") bg: \(String(describing: l.backgroundColor))"); l.sublayers.forEach { dump($0, d + 1) } }
+            dump(host, 0)
+            print(pass.statistics)
+        }
+        let w = Int((size.width * scale).rounded(.up)), h = Int((size.height * scale).rounded(.up))
+        let compositor = try Compositor(pixelWidth: w, pixelHeight: h, scale: scale, clearColor: background)
+        // Animations (placeholder fade-ins) start at the first composite; the second one is far
+        // past their end, so the snapshot shows the settled frame.
+        let snapshot = host.snapshot()
+        compositor.compositeFully(snapshot, at: 0)
+        compositor.compositeFully(snapshot, at: 3600)
+        return try compositor.backBuffer.copy()
+    }
+
+    /// Builds the tree on a background queue (nodes are thread-safe) and returns it.
+    public static func buildInBackground<N: DisplayNode>(_ make: @escaping @Sendable () -> N) -> N {
+        let box = Locked<N?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global(qos: .userInitiated).async {
+            let node = make()
+            box.withLock { $0 = node }
+            done.signal()
+        }
+        done.wait()
+        return box.current!
+    }
+}
