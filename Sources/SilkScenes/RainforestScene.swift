@@ -51,7 +51,7 @@ public final class RainforestListNode: DisplayNode, @unchecked Sendable {
     }
 
     public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
-        AbsoluteLayoutSpec(children: cards)
+        ScrollContentSpec(child: AbsoluteLayoutSpec(sizing: .sizeToFit, children: cards))
     }
 
     /// The scroll offset (top of the viewport in content coordinates), clamped.
@@ -92,10 +92,26 @@ public enum RainforestScene {
         NodeSnapshot.buildInBackground { RainforestListNode(count: count, viewport: viewport, scale: scale) }
     }
 
-    public static func render(size: Size = defaultSize, scale: Double = 1) throws -> Bitmap {
+    public static func render(size: Size = defaultSize, scale: Double = 1, offset: Double = 0) throws -> Bitmap {
         guard RainforestCatalog.entries[0].photoPath != nil else { throw SceneError("rainforest: assets/photos not found") }
         let list = makeList(viewport: size, scale: scale)
-        list.scroll(to: 0)
-        return try NodeSnapshot.render(list, size: size, scale: scale, background: Color(rgb: 0x1f2a22)) { list.updateRanges() }
+        return try NodeSnapshot.render(list, size: size, scale: scale, background: Color(rgb: 0x1f2a22)) { list.scroll(to: offset) }
+    }
+}
+
+/// Lays its child out with unbounded height, as a vertically scrolling container lays out its
+/// content: the node itself stays the viewport's size and the content extends below it.
+/// (The containers issue's ScrollNode does this with `automaticallyManagesContentSize`.)
+struct ScrollContentSpec: LayoutElement {
+    let child: any LayoutElement
+    var style: Style { Style() }
+    var sublayoutElements: [any LayoutElement] { [child] }
+
+    func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
+        let content = SizeRange(min: Size(width: constrainedSize.min.width, height: 0),
+                                max: Size(width: constrainedSize.max.width, height: .infinity))
+        let inner = try child.layoutThatFits(content, parentSize: Size(width: constrainedSize.max.width, height: .nan),
+                                             context: context)
+        return Layout(element: self, size: constrainedSize.clamp(inner.size), sublayouts: [inner])
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SilkGeometry
 import SilkRaster
 
@@ -30,7 +31,9 @@ public enum SceneName: String, CaseIterable, Sendable {
         let size = size ?? scene.defaultSize
         switch scene {
         case .card: return try CardScene.render(size: size, scale: scale)
-        case .rainforest: return try RainforestScene.render(size: size, scale: scale)
+        case .rainforest:
+            let offset = Double(ProcessInfo.processInfo.environment["SILK_SCROLL"] ?? "") ?? 0
+            return try RainforestScene.render(size: size, scale: scale, offset: offset)
         case .shapes: return try ShapesScene.render(size: size, scale: scale)
         case .image:
             guard let imagePath else { throw SceneError("image: --image PATH is required") }

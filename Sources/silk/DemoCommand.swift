@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Silk
 import SilkGeometry
+import SilkNodes
 import SilkRaster
 import SilkRender
 import SilkRunLoop
@@ -17,9 +18,11 @@ struct DemoCommand: ParsableCommand {
     enum Name: String, CaseIterable, ExpressibleByArgument {
         /// 200 opaque rows scrolling at 1,200 pt/s: the compositor without any app work.
         case layers
+        /// The Texture tutorial's rainforest cards, built from nodes, drawn asynchronously.
+        case rainforest
     }
 
-    @Argument(help: "Demo: \(Name.allCases.map(\.rawValue).joined(separator: ", ")).") var name: Name = .layers
+    @Argument(help: "Demo: \(Name.allCases.map(\.rawValue).joined(separator: ", ")).") var name: Name = .rainforest
     @Option(help: "auto, wayland, fbdev or headless.") var backend: String = "auto"
     @Option(help: "Window size in points, WxH.") var size: SizeArgument = SizeArgument(argument: "1280x720")!
     @Option(help: "Device pixels per point.") var scale: Double = 1
@@ -44,23 +47,46 @@ struct DemoCommand: ParsableCommand {
         } catch {
             fail("\(error)")
         }
-        let scene: LayersScrollScene
-        do {
-            scene = try LayersScrollScene(root: window.rootLayer, viewport: size.size, scale: scale)
-        } catch {
-            fail("demo \(name.rawValue): \(error)")
+        let update: (Double) -> Void
+        switch name {
+        case .layers:
+            let scene: LayersScrollScene
+            do { scene = try LayersScrollScene(root: window.rootLayer, viewport: size.size, scale: scale) }
+            catch { fail("demo \(name.rawValue): \(error)") }
+            update = { scene.update(time: $0) }
+        case .rainforest:
+            guard RainforestCatalog.entries[0].photoPath != nil else { fail("demo rainforest: assets/photos not found (set SILK_ASSETS)") }
+            let list = RainforestScene.makeList(viewport: size.size, scale: scale)
+            window.setRootNode(list)
+            list.scroll(to: 0)
+            // Down at 1,200 pt/s to the end, then back up: a scripted scroll.
+            let range = max(1, list.contentHeight - size.size.height)
+            update = { t in
+                let d = (t * 1200).truncatingRemainder(dividingBy: 2 * range)
+                list.scroll(to: d < range ? d : 2 * range - d)
+            }
         }
         print("silk demo: \(name.rawValue) running; Ctrl-C or SIGTERM stops it")
         fflush(nil)
         let start = app.loop.now
-        // Animation tick on the loop at 60 Hz: update the model, the window's observer commits.
+        // Animation tick on the loop at 60 Hz: update the model; the window's observers commit.
         app.loop.addTimer(after: .zero, repeating: .microseconds(16_667)) {
-            let t = Double((app.loop.now - start).components.seconds) + Double((app.loop.now - start).components.attoseconds) / 1e18
-            if !noScroll { scene.update(time: t) }
+            let elapsed = app.loop.now - start
+            let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            if !noScroll { update(t) }
             if let seconds, t >= seconds { app.quit() }
             if let frames, window.presentedFrames >= frames { app.quit() }
         }
         let reason = app.run()
+        if ProcessInfo.processInfo.environment["SILK_DEBUG_NODES"] != nil {
+            func dump(_ l: Layer, _ d: Int) {
+                guard d < 3 else { return }
+                print(String(repeating: "  ", count: d) + "\(l) bounds: \(l.bounds) contents: \(l.contents != nil) bg: \(String(describing: l.backgroundColor))")
+                l.sublayers.prefix(4).forEach { dump($0, d + 1) }
+            }
+            dump(window.rootLayer, 0)
+            if let pass = window.nodePass as? NodePass { print(pass.statistics) }
+        }
         if let headless = window.presenter as? HeadlessPresenter {
             do {
                 try headless.capturePNG(to: out)

@@ -180,3 +180,25 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(c.composite(snap, at: t + 1).damage.isEmpty)
     }
 }
+
+@Suite struct ScrolledContainerTests {
+    /// A clipping container scrolled far down shows the sublayers under its viewport.
+    @Test(arguments: [0.0, 64.0, 1200.0])
+    func scrolledChildIsVisible(offset: Double) throws {
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+        root.backgroundColor = .black
+        let container = Layer()
+        container.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+        container.clipsToBounds = true
+        container.bounds.origin = Point(x: 0, y: offset)
+        root.addSublayer(container)
+        let child = Layer()
+        child.frame = Rect(x: 10, y: offset + 20, width: 30, height: 30)
+        child.backgroundColor = .red
+        container.addSublayer(child)
+        let c = try Compositor(pixelWidth: 100, pixelHeight: 100)
+        c.composite(root.snapshot(), at: 0)
+        #expect(c.backBuffer.argb32(x: 20, y: 30) == 0xffff_0000, "offset \(offset)")
+    }
+}
