@@ -92,6 +92,9 @@ public final class TransactionCommitter: @unchecked Sendable {
         /// Results dropped because their node's sentinel moved on (redrawn, removed, out of range).
         public var cancelledResults = 0
         public var transactions = 0
+        /// Results applied although their sentinel had moved on: must stay 0 (the benchmark's
+        /// stale-frame check reads it).
+        public var staleApplied = 0
     }
     private var stats = Statistics()
     public var statistics: Statistics { lock.withLock { stats } }
@@ -112,12 +115,13 @@ public final class TransactionCommitter: @unchecked Sendable {
     @discardableResult
     public func commit() -> Int {
         let ready = lock.withLock { () -> [AsyncTransaction] in let r = completed; completed = []; return r }
-        var applied = 0, cancelled = 0
+        var applied = 0, cancelled = 0, stale = 0
         for t in ready {
             for r in t.takeResults() {
                 if r.node.displaySentinel.isCurrent(r.sentinelValue) {
                     r.node._applyDisplayResult(r.contents, scale: r.scale)
                     applied += 1
+                    if !r.node.displaySentinel.isCurrent(r.sentinelValue) { stale += 1 }
                 } else {
                     cancelled += 1
                 }
@@ -127,6 +131,7 @@ public final class TransactionCommitter: @unchecked Sendable {
             stats.committedResults += applied
             stats.cancelledResults += cancelled
             stats.transactions += ready.count
+            stats.staleApplied += stale
         }
         return applied
     }

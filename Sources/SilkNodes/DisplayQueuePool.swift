@@ -1,8 +1,9 @@
 import Foundation
 
-/// The serial queues display jobs run on: one per core, capped (Texture's and YYAsyncLayer's
-/// design: serial queues keep each queue's working set warm and bound concurrency, so a burst of
-/// cells cannot start hundreds of threads). Jobs are spread round-robin.
+/// The serial queues display jobs run on: one per core but one, at least one, at most four
+/// (Texture's and YYAsyncLayer's design: serial queues keep each queue's working set warm and
+/// bound concurrency, so a burst of cells cannot start hundreds of threads). One core is left
+/// to the main and render threads, which must never wait for drawing. Jobs go round-robin.
 public final class DisplayQueuePool: @unchecked Sendable {
     public static let shared = DisplayQueuePool()
 
@@ -11,8 +12,8 @@ public final class DisplayQueuePool: @unchecked Sendable {
     public let queues: [DispatchQueue]
     private let counter = Locked(0)
 
-    public init(count: Int = min(DisplayQueuePool.maximumQueues, max(1, ProcessInfo.processInfo.activeProcessorCount))) {
-        queues = (0..<max(1, count)).map { DispatchQueue(label: "silk.display.\($0)", qos: .userInitiated) }
+    public init(count: Int = min(DisplayQueuePool.maximumQueues, max(1, ProcessInfo.processInfo.activeProcessorCount - 1))) {
+        queues = (0..<max(1, count)).map { DispatchQueue(label: "silk.display.\($0)", qos: .utility) }
     }
 
     /// The next queue in turn.

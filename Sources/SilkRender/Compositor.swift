@@ -16,6 +16,9 @@ public final class Compositor {
     public private(set) var scale: Double
     /// What shows where no layer paints.
     public var clearColor: Color
+    /// Skip pixels that opaque layers above will cover (on by default; off gives the naive
+    /// painter's algorithm, which the property test uses as its reference).
+    public var occlusionCulling = true
 
     private var previous: [RenderEntry] = []
     private var animationStarts: [UInt64: Double] = [:]
@@ -88,21 +91,28 @@ public final class Compositor {
     }
 
     private func repaint(_ rect: Rect, list: [RenderEntry], stats: inout Statistics) {
-        // Start from the topmost entry that hides everything below it in `rect`.
-        var first = 0
-        for i in stride(from: list.count - 1, through: 0, by: -1) where list[i].deviceRect.intersects(rect) {
-            if list[i].coversOpaquely(rect) { first = i; break }
-        }
-        if first == 0 && !(list.first?.coversOpaquely(rect) ?? false) {
-            backBuffer.fill(clearColor, rect: rect)
-        }
-        let canvas = Canvas(bitmap: backBuffer, scale: 1)
-        for i in first..<list.count {
+        // Walk from the top down, tracking what is still uncovered: each entry is painted only
+        // where no opaque entry above it paints (occlusion culling), and the walk stops when
+        // nothing is left uncovered. Then paint bottom-up in those pieces.
+        var uncovered = [rect]
+        var pieces: [(index: Int, rects: [Rect])] = []
+        for i in stride(from: list.count - 1, through: 0, by: -1) {
             let e = list[i]
-            let visible = e.deviceRect.intersection(rect)
+            guard e.deviceRect.intersects(rect) else { continue }
+            let visible = uncovered.compactMap { r -> Rect? in let v = r.intersection(e.deviceRect); return v.isEmpty ? nil : v }
             guard !visible.isEmpty else { continue }
+            pieces.append((i, visible))
+            if occlusionCulling, let opaque = e.opaqueRect {
+                uncovered = subtract(opaque, from: uncovered)
+                if uncovered.isEmpty { break }
+                if uncovered.count > 64 { uncovered = [uncovered.reduce(Rect.null) { $0.union($1) }] }
+            }
+        }
+        for r in uncovered { backBuffer.fill(clearColor, rect: r) }
+        let canvas = Canvas(bitmap: backBuffer, scale: 1)
+        for (i, rects) in pieces.reversed() {
             stats.entriesDrawn += 1
-            draw(e, visible: visible, canvas: canvas, stats: &stats)
+            for v in rects { draw(list[i], visible: v, canvas: canvas, stats: &stats) }
         }
     }
 

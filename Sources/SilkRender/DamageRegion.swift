@@ -67,3 +67,19 @@ public struct DamageRegion: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "DamageRegion(\(rects.map(\.description).joined(separator: ", ")))" }
 }
+
+/// Subtracts `hole` from each rectangle of `rects` (each splits into at most four pieces).
+/// Used to skip pixels that an opaque layer above will cover anyway.
+func subtract(_ hole: Rect, from rects: [Rect]) -> [Rect] {
+    var out: [Rect] = []
+    out.reserveCapacity(rects.count + 3)
+    for r in rects {
+        let i = r.intersection(hole)
+        if i.isEmpty { out.append(r); continue }
+        if i.minY > r.minY { out.append(Rect(x: r.minX, y: r.minY, width: r.width, height: i.minY - r.minY)) }
+        if i.maxY < r.maxY { out.append(Rect(x: r.minX, y: i.maxY, width: r.width, height: r.maxY - i.maxY)) }
+        if i.minX > r.minX { out.append(Rect(x: r.minX, y: i.minY, width: i.minX - r.minX, height: i.height)) }
+        if i.maxX < r.maxX { out.append(Rect(x: i.maxX, y: i.minY, width: r.maxX - i.maxX, height: i.height)) }
+    }
+    return out
+}

@@ -32,6 +32,18 @@ struct RenderEntry {
             && contentsGravity == o.contentsGravity && contentsScale == o.contentsScale && isOpaque == o.isOpaque
     }
 
+    /// The integral device rectangle this entry paints fully opaquely, or nil.
+    var opaqueRect: Rect? {
+        guard opacity >= 1, transform.b == 0, transform.c == 0, cornerRadius == 0 else { return nil }
+        guard isOpaque || (backgroundColor?.alpha ?? 0) >= 1 else { return nil }
+        let d = transform.apply(to: bounds).intersection(clip)
+        guard !d.isNull else { return nil }
+        // Round inwards: only whole pixels that are certainly covered.
+        let x0 = d.minX.rounded(.up), y0 = d.minY.rounded(.up), x1 = d.maxX.rounded(.down), y1 = d.maxY.rounded(.down)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     /// The entry paints every pixel of `rect` opaquely (so nothing below shows there).
     func coversOpaquely(_ rect: Rect) -> Bool {
         guard opacity >= 1, transform.b == 0, transform.c == 0, cornerRadius == 0 else { return false }

@@ -7,6 +7,8 @@ public struct FrameReport: Sendable {
     public var timing: FrameTiming
     /// Wall time spent compositing (damage diff + pixman), milliseconds.
     public var compositeMs: Double
+    /// CPU time of the render thread spent compositing (robust to preemption), milliseconds.
+    public var compositeCPUMs: Double
     /// Wall time spent presenting (copy into the output, protocol calls), milliseconds.
     public var presentMs: Double
     public var damagedPixels: Double
@@ -113,7 +115,9 @@ public final class RenderThread: @unchecked Sendable {
             guard let snapshot = current else { continue }
 
             let t0 = DispatchTime.now().uptimeNanoseconds
+            let c0 = threadCPUTimeNanoseconds()
             let frame = compositor.composite(snapshot, at: timing.time)
+            let c1 = threadCPUTimeNanoseconds()
             let t1 = DispatchTime.now().uptimeNanoseconds
             if !frame.damage.isEmpty {
                 do {
@@ -129,7 +133,8 @@ public final class RenderThread: @unchecked Sendable {
             presentedSequence = sequence
             lock.broadcast()
             lock.unlock()
-            handler?(FrameReport(timing: timing, compositeMs: Double(t1 - t0) / 1e6, presentMs: Double(t2 - t1) / 1e6,
+            handler?(FrameReport(timing: timing, compositeMs: Double(t1 - t0) / 1e6,
+                                 compositeCPUMs: Double(c1 - c0) / 1e6, presentMs: Double(t2 - t1) / 1e6,
                                  damagedPixels: frame.damage.area, renderEntries: compositor.lastStatistics.entries,
                                  commitSequence: sequence, didPresent: !frame.damage.isEmpty))
         }
@@ -140,4 +145,11 @@ public final class RenderThread: @unchecked Sendable {
         finished = true
         lock.broadcast()
     }
+}
+
+/// CPU time consumed by the calling thread so far (CLOCK_THREAD_CPUTIME_ID), nanoseconds.
+public func threadCPUTimeNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }

@@ -29,7 +29,7 @@ public final class CardNode: DisplayNode, @unchecked Sendable {
         isOpaque = true
         placeholderEnabled = true
         placeholderColor = Color(white: 0.85)
-        placeholderFadeDuration = 0.3
+        placeholderFadeDuration = ProcessInfo.processInfo.environment["SILK_NO_FADE"] != nil ? 0 : 0.3
         backgroundColor = Color(rgb: 0x3a5a40)
 
         backgroundImageNode.imagePath = entry.photoPath

@@ -50,6 +50,7 @@ struct BenchCommand: ParsableCommand {
 
 enum BenchScene: String, CaseIterable, ExpressibleByArgument {
     case layersScroll = "layers-scroll"
+    case rainforestScroll = "rainforest-scroll"
 
     func run(size: Size, scale: Double, seconds: Double) throws -> BenchResult {
         switch self {
@@ -60,6 +61,13 @@ enum BenchScene: String, CaseIterable, ExpressibleByArgument {
             return BenchResult(scene: rawValue, backend: "headless", size: [Int(size.width), Int(size.height)],
                                frameCopyMs: frameCopyMilliseconds(width: driver.pixelWidth, height: driver.pixelHeight),
                                modes: ["async": mode])
+        case .rainforestScroll:
+            let bench = RainforestBench(size: size, scale: scale)
+            let async = try bench.run(synchronous: false, seconds: seconds)
+            let sync = try bench.run(synchronous: true, seconds: seconds)
+            let w = Int((size.width * scale).rounded(.up)), h = Int((size.height * scale).rounded(.up))
+            return BenchResult(scene: rawValue, backend: "headless", size: [Int(size.width), Int(size.height)],
+                               frameCopyMs: frameCopyMilliseconds(width: w, height: h), modes: ["async": async, "sync": sync])
         }
     }
 }
@@ -90,12 +98,12 @@ final class LockstepDriver {
         var last: LayerSnapshot?
         let cpu0 = processCPUSeconds()
         for n in 0..<frames {
-            let t0 = DispatchTime.now().uptimeNanoseconds
+            let t0 = threadCPUTimeNanoseconds()
             update(Double(n) / 60)
             let snap = root.snapshot()
             var seq = -1
             if snap !== last { seq = render.commit(snap); last = snap }
-            let t1 = DispatchTime.now().uptimeNanoseconds
+            let t1 = threadCPUTimeNanoseconds()
             if seq >= 0 { mainBusy[seq] = Double(t1 - t0) / 1e6 }
             render.waitUntilPresented(timeout: 30, includingAnimations: false)
         }
@@ -112,13 +120,14 @@ final class LockstepDriver {
         let idleFrames = reports.count - compositedBefore
 
         let measured = reports.all.filter { $0.commitSequence > warmupFrames && $0.commitSequence <= frames }
-        let composite = measured.map(\.compositeMs), present = measured.map(\.presentMs)
+        let composite = measured.map(\.compositeCPUMs), present = measured.map(\.presentMs)
         let busy = measured.compactMap { mainBusy[$0.commitSequence] }
         let budget = 1000.0 / 60
-        let missed = measured.filter { ($0.compositeMs + $0.presentMs + (mainBusy[$0.commitSequence] ?? 0)) > budget }.count
+        let missed = measured.filter { ($0.compositeCPUMs + $0.presentMs + (mainBusy[$0.commitSequence] ?? 0)) > budget }.count
         return ModeResult(frames: measured.count, missedFrames: missed, idleFramesComposited: idleFrames,
                           cpuMs: (cpu1 - cpu0) * 1000,
-                          mainBusyMs: Distribution(busy), compositeMs: Distribution(composite), presentMs: Distribution(present))
+                          mainBusyMs: Distribution(busy), compositeMs: Distribution(composite), presentMs: Distribution(present),
+                          compositeWallMs: Distribution(measured.map(\.compositeMs)))
     }
 }
 
@@ -148,6 +157,18 @@ struct ModeResult: Codable {
     var mainBusyMs: Distribution
     var compositeMs: Distribution
     var presentMs: Distribution
+    // Node scenes only (nil for pure layer scenes):
+    var staleFrames: Int? = nil
+    var placeholderCellFrames: Int? = nil
+    var timeToContentMs: MeanMax? = nil
+    var coldFirstFrameMs: Double? = nil
+    var firstScreenCompleteMs: Double? = nil
+    var displayJobs: Int? = nil
+    var cancelledResults: Int? = nil
+    /// Main-thread wall time per frame (includes preemption); `mainBusyMs` is CPU time.
+    var mainWallMs: Distribution? = nil
+    /// Render-thread wall time per composite; `compositeMs` is its CPU time.
+    var compositeWallMs: Distribution? = nil
 }
 
 struct BenchResult: Codable {
@@ -162,13 +183,16 @@ struct BenchResult: Codable {
         var lines = ["scene \(scene)  backend \(backend)  size \(size[0])x\(size[1])  frame memcpy \(f(frameCopyMs)) ms",
                      "mode   frames missed idle | main p50 p99 max (ms)      | composite p50 p99 max (ms) | present p50"]
         for (name, m) in modes.sorted(by: { $0.key < $1.key }) {
+            if let ph = m.placeholderCellFrames, let ttc = m.timeToContentMs {
+                lines.append("\(name): placeholder cell-frames \(ph), time to content mean \(f(ttc.mean)) max \(f(ttc.max)) ms, stale frames \(m.staleFrames ?? 0), cancelled results \(m.cancelledResults ?? 0), cold first frame \(f(m.coldFirstFrameMs ?? 0)) ms, first screen complete \(f(m.firstScreenCompleteMs ?? 0)) ms")
+            }
             lines.append("\(name.padding(toLength: 6, withPad: " ", startingAt: 0)) \(String(format: "%6d %6d %4d", m.frames, m.missedFrames, m.idleFramesComposited)) | \(f(m.mainBusyMs.p50)) \(f(m.mainBusyMs.p99)) \(f(m.mainBusyMs.max)) | \(f(m.compositeMs.p50)) \(f(m.compositeMs.p99)) \(f(m.compositeMs.max)) | \(f(m.presentMs.p50))")
         }
         return lines.joined(separator: "\n")
     }
 }
 
-/// Median time of one memcpy of a full ARGB32 frame: the physical floor for a full repaint.
+/// Median CPU time of one memcpy of a full ARGB32 frame: the physical floor for a full repaint.
 func frameCopyMilliseconds(width: Int, height: Int) -> Double {
     let bytes = width * height * 4
     let a = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
@@ -177,9 +201,9 @@ func frameCopyMilliseconds(width: Int, height: Int) -> Double {
     memset(a, 1, bytes); memset(b, 2, bytes)
     var times: [Double] = []
     for _ in 0..<31 {
-        let t0 = DispatchTime.now().uptimeNanoseconds
+        let t0 = threadCPUTimeNanoseconds()
         memcpy(b, a, bytes)
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        times.append(Double(threadCPUTimeNanoseconds() - t0) / 1e6)
     }
     return times.sorted()[times.count / 2]
 }

@@ -86,6 +86,7 @@ struct DemoCommand: ParsableCommand {
             }
             dump(window.rootLayer, 0)
             if let pass = window.nodePass as? NodePass { print(pass.statistics) }
+            print(TransactionCommitter.shared.statistics)
         }
         if let headless = window.presenter as? HeadlessPresenter {
             do {

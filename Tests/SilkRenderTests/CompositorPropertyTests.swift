@@ -36,6 +36,7 @@ struct SeededGenerator: RandomNumberGenerator {
         }
         let incremental = try Compositor(pixelWidth: Self.width, pixelHeight: Self.height, clearColor: .black)
         let reference = try Compositor(pixelWidth: Self.width, pixelHeight: Self.height, clearColor: .black)
+        reference.occlusionCulling = false  // the naive painter's algorithm is the oracle
         var time = 0.0
         let steps = 1500
         for step in 0..<steps {
@@ -84,8 +85,10 @@ struct SeededGenerator: RandomNumberGenerator {
             if let l = anyLayer() { l.cornerRadius = [0, 3, 8].randomElement(using: &rng)!; l.borderWidth = [0, 1, 2.5].randomElement(using: &rng)!; l.borderColor = .white }
         case 10: // transform
             if let l = anyLayer() { l.transform = Bool.random(using: &rng) ? .identity : AffineTransform(rotationAngle: rand(-0.5...0.5)).scaledBy(x: rand(0.5...1.5), y: 1) }
-        default: // opaque declaration toggles (only where truthful: opaque background, no radius)
-            if let l = anyLayer() { l.isOpaque = false }
+        default: // opaque declarations, only where truthful: an opaque background fills the layer
+            if let l = anyLayer() {
+                l.isOpaque = (l.backgroundColor?.alpha ?? 0) >= 1 && Bool.random(using: &rng)
+            }
         }
     }
 
