@@ -110,6 +110,43 @@ import SilkGeometry
         if case .truncated = error(png.prefix(4)) {} else { Issue.record("half a PNG signature: \(String(describing: error(png.prefix(4))))") }
     }
 
+    /// Seeded fuzzing: random byte flips, insertions and cuts of every small valid input must
+    /// give an image or a typed error — never a crash, a hang or a huge allocation (the limit is
+    /// lowered so a mutated header cannot ask for much).
+    @Test func seededFuzzingNeverCrashes() throws {
+        var seed: UInt64 = 0x5EED_1234
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(max(1, bound)))
+        }
+        let files = ["exif-6-be.jpg", "progressive.jpg", "cmyk.jpg", "gray.jpg", "gray.png", "gray-palette.png",
+                     "rgb16.png", "interlaced.png", "half-red.png"]
+        var outcomes: [String: Int] = [:]
+        for file in files {
+            let original = try Data(contentsOf: URL(fileURLWithPath: input(file)))
+            for _ in 0..<60 {
+                var d = original
+                for _ in 0..<(1 + next(4)) {
+                    switch next(3) {
+                    case 0: d[d.startIndex + next(d.count)] = UInt8(next(256))
+                    case 1: d.insert(UInt8(next(256)), at: d.startIndex + next(d.count))
+                    default: d = d.prefix(2 + next(d.count))
+                    }
+                }
+                do {
+                    let image = try ImageDecoder.decode(data: d, maxPixels: 1 << 20)
+                    #expect(image.bitmap.width * image.bitmap.height <= 1 << 20)
+                    outcomes["decoded", default: 0] += 1
+                } catch {
+                    outcomes[String(String(describing: error).prefix(while: { $0 != ":" })), default: 0] += 1
+                }
+                _ = try? ImageDecoder.probe(data: d)
+            }
+        }
+        #expect(outcomes.values.reduce(0, +) == files.count * 60, "\(outcomes)")
+        #expect(outcomes["decoded", default: 0] > 0 && outcomes.count >= 3, "mutations both decode and fail: \(outcomes)")
+    }
+
     /// The committed bad files (made by Inputs/make-bad-inputs.py) through the file API.
     @Test(arguments: [
         ("empty.jpg", "unsupported"), ("text.png", "unsupported"),
