@@ -156,6 +156,25 @@ import Testing
         #expect(frames(try s.layoutThatFits(upTo(100, 100))) == [rect(0, 0, 0, 0), rect(0, 0, 30, 10)])
     }
 
+    @Test func contentBoxAddsPaddingAndBorderToTheSize() throws {
+        var box = sized(100, 50)
+        box.boxSizing = .contentBox
+        box.padding = EdgeDimensions(all: 5)
+        box.border = EdgeInsets(all: 2)
+        let s = StackLayoutSpec(direction: .vertical, children: [StackLayoutSpec(style: box, children: [])])
+        #expect(frames(try s.layoutThatFits(upTo(500, 500))) == [rect(0, 0, 114, 64)])
+    }
+
+    @Test func displayContentsLiftsChildrenIntoTheParent() throws {
+        var contents = Style()
+        contents.display = .contents
+        let wrapper = StackLayoutSpec(style: contents, children: [leaf(10, 10), leaf(20, 10)])
+        let s = StackLayoutSpec(direction: .horizontal, spacing: 5, children: [leaf(30, 10), wrapper])
+        let layout = try s.layoutThatFits(upTo(500, 500))
+        #expect(frames(layout) == [rect(0, 0, 30, 10), rect(0, 0, 0, 0)])
+        #expect(frames(layout.sublayouts[1]) == [rect(35, 0, 10, 10), rect(50, 0, 20, 10)])
+    }
+
     @Test func aspectRatioSizesTheOtherAxis() throws {
         var square = Style()
         square.aspectRatio = 2
