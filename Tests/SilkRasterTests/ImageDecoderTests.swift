@@ -39,6 +39,14 @@ import SilkGeometry
         }
     }
 
+    /// 16-bit files without gAMA are sRGB in practice: mid-grey 32768 must be 128, not the 186
+    /// libpng's simplified API gives when it takes them as linear.
+    @Test func sixteenBitPNGIsNotTakenAsLinear() throws {
+        #expect(try ImageDecoder.decode(contentsOf: input("rgb16-midgrey.png")).bitmap.argb32(x: 1, y: 1) == 0xff80_8080)
+        let p = try ImageDecoder.decode(contentsOf: input("rgba16-half.png")).bitmap.argb32(x: 1, y: 1)
+        #expect(p >> 24 == 0x80 && abs(Int(p & 0xff) - 0x40) <= 1, "premultiplied half grey: \(String(p, radix: 16))")
+    }
+
     @Test func translucentPNGIsPremultiplied() throws {
         let img = try ImageDecoder.decode(contentsOf: input("half-red.png")).bitmap
         let p = img.argb32(x: 4, y: 4)
