@@ -47,6 +47,18 @@ import SilkGeometry
         #expect(p >> 24 == 0x80 && abs(Int(p & 0xff) - 0x40) <= 1, "premultiplied half grey: \(String(p, radix: 16))")
     }
 
+    /// cmyk.jpg (ImageMagick) has an Adobe APP14 segment, so its CMYK is stored inverted and
+    /// decodes to the right colours (decodesJPEGKinds). Without that segment the same bytes are
+    /// plain CMYK, where the stored K of 255 is full black ink.
+    @Test func cmykWithoutAdobeMarkerIsPlainCMYK() throws {
+        let d = try Data(contentsOf: URL(fileURLWithPath: input("cmyk.jpg")))
+        #expect(d[d.startIndex + 3] == 0xEE && d[d.startIndex + 6] == 0x41, "APP14 Adobe follows SOI")
+        let length = Int(d[d.startIndex + 4]) << 8 | Int(d[d.startIndex + 5])
+        let plain = d.prefix(2) + d.dropFirst(4 + length)
+        let p = try ImageDecoder.decode(data: plain).bitmap.argb32(x: 3, y: 3)
+        #expect(p & 0xff_ffff < 0x10_1010, "\(String(p, radix: 16))")
+    }
+
     @Test func translucentPNGIsPremultiplied() throws {
         let img = try ImageDecoder.decode(contentsOf: input("half-red.png")).bitmap
         let p = img.argb32(x: 4, y: 4)
