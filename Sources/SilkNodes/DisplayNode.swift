@@ -458,6 +458,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
             layer.borderColor = s.bc
             layer.borderWidth = s.bw
         }
+        // Input: keyboard focus is drawn as a border over the node's own (FocusRing.swift).
+        if showsFocusRing { layer.borderColor = FocusRing.color; layer.borderWidth = FocusRing.width }
         layer.isOpaque = s.opaque
     }
 
@@ -471,6 +473,68 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         hasContents = contents != nil
         applyStateToLayer()
     }
+
+    // MARK: - Input (added with the input model: Sources/SilkNodes/Input, docs/input.md)
+    //
+    // The override points the window's `InputDispatcher` calls, all on the main thread, and the
+    // little state it keeps on nodes. The defaults decline, so events go on to the supernode.
+
+    private var _isFocusable = false
+    private var _gestureRecognizers: [GestureRecognizer] = []
+    /// Main thread: the dispatcher shows keyboard focus as this node's layer border.
+    var showsFocusRing = false
+
+    /// Whether keyboard focus (Tab / Shift-Tab) can rest on this node. Default false; controls
+    /// set it, and `ControlNode` also requires `isEnabled`.
+    open var isFocusable: Bool {
+        get { lock.withLock { _isFocusable } }
+        set { lock.withLock { _isFocusable = newValue } }
+    }
+
+    /// Recognizers that watch touches beginning on this node or its subnodes (see
+    /// `GestureRecognizer`). Any thread.
+    public var gestureRecognizers: [GestureRecognizer] { lock.withLock { _gestureRecognizers } }
+    public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
+        recognizer.attach(to: self)
+        lock.withLock { if !_gestureRecognizers.contains(where: { $0 === recognizer }) { _gestureRecognizers.append(recognizer) } }
+    }
+    public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
+        lock.withLock { _gestureRecognizers.removeAll { $0 === recognizer } }
+    }
+
+    /// Main thread. A touch began on this node, or on a subnode that declined it. Return true to
+    /// take the touch: its moves, end or cancellation then come to this node alone. Default:
+    /// false (the dispatcher offers it to the supernode).
+    open func touchesBegan(_ touches: [Touch], with event: InputEvent) -> Bool { false }
+    /// Main thread. A touch this node took moved.
+    open func touchesMoved(_ touches: [Touch], with event: InputEvent) {}
+    /// Main thread. A touch this node took ended.
+    open func touchesEnded(_ touches: [Touch], with event: InputEvent) {}
+    /// Main thread. A touch this node took was cancelled (by the system, by a gesture recognizer
+    /// that recognized, or because the node left the tree); `event` is nil when no event caused it.
+    open func touchesCancelled(_ touches: [Touch], with event: InputEvent?) {}
+    /// Main thread. A scroll at `location` (node coordinates) over this node or a subnode that
+    /// declined it. Return true to consume it. Default: false.
+    open func scrollWheel(_ delta: ScrollDelta, at location: Point, with event: InputEvent) -> Bool { false }
+    /// Main thread. A key went down while this node (or a subnode that declined it) had focus.
+    /// Return true to consume it; unconsumed Tab and Shift-Tab move the focus.
+    open func keyDown(_ key: KeyInput) -> Bool { false }
+    /// Main thread. The key-up counterpart of `keyDown(_:)`.
+    open func keyUp(_ key: KeyInput) -> Bool { false }
+    /// Main thread. Keyboard focus arrived at / left this node.
+    open func didBecomeFocused() {}
+    open func didResignFocus() {}
+
+    /// Whether `point` (node coordinates) is in the area that takes touches. Default: the bounds
+    /// grown (or shrunk) by `hitTestSlop`. Override for other shapes. Main thread.
+    open func pointInside(_ point: Point) -> Bool { bounds.inset(by: hitTestSlop).contains(point) }
+
+    /// Converts a point in this node's coordinates into the space its subnodes' frames are in.
+    /// Default: the same space. A scrolling container adds its content offset (its bounds
+    /// origin) here, and undoes it in `convertFromSubnodeSpace(_:)`; hit testing, touch
+    /// locations and focus geometry go through these two. Main thread.
+    open func convertToSubnodeSpace(_ point: Point) -> Point { point }
+    open func convertFromSubnodeSpace(_ point: Point) -> Point { point }
 
     // MARK: Debugging
 

@@ -22,7 +22,7 @@ final class CountingLeaf: Sendable {
     /// A container node whose spec stacks `children`.
     func container(_ children: [LayoutNode]) -> LayoutNode {
         let node = LayoutNode(name: "container", content: .layoutSpec { _ in
-            StackLayoutSpec(direction: .vertical, spacing: 5, children: children)
+            StackLayoutSpec(direction: .vertical, spacing: 5, alignItems: .start, children: children)
         })
         for c in children { node.addSubnode(c) }
         return node

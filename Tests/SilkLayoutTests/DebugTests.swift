@@ -27,7 +27,7 @@ import Testing
         let text = try spec.layoutThatFits(upTo(100, 100)).recursiveDescription
         #expect(text == """
             Stack(vertical) {0, 0, 30×25}
-              a {0, 0, 10×20}
+              a {0, 0, 30×20}
               b {0, 20, 30×5}
 
             """)

@@ -39,6 +39,26 @@ import SilkGeometry
         }
     }
 
+    /// 16-bit files without gAMA are sRGB in practice: mid-grey 32768 must be 128, not the 186
+    /// libpng's simplified API gives when it takes them as linear.
+    @Test func sixteenBitPNGIsNotTakenAsLinear() throws {
+        #expect(try ImageDecoder.decode(contentsOf: input("rgb16-midgrey.png")).bitmap.argb32(x: 1, y: 1) == 0xff80_8080)
+        let p = try ImageDecoder.decode(contentsOf: input("rgba16-half.png")).bitmap.argb32(x: 1, y: 1)
+        #expect(p >> 24 == 0x80 && abs(Int(p & 0xff) - 0x40) <= 1, "premultiplied half grey: \(String(p, radix: 16))")
+    }
+
+    /// cmyk.jpg (ImageMagick) has an Adobe APP14 segment, so its CMYK is stored inverted and
+    /// decodes to the right colours (decodesJPEGKinds). Without that segment the same bytes are
+    /// plain CMYK, where the stored K of 255 is full black ink.
+    @Test func cmykWithoutAdobeMarkerIsPlainCMYK() throws {
+        let d = try Data(contentsOf: URL(fileURLWithPath: input("cmyk.jpg")))
+        #expect(d[d.startIndex + 3] == 0xEE && d[d.startIndex + 6] == 0x41, "APP14 Adobe follows SOI")
+        let length = Int(d[d.startIndex + 4]) << 8 | Int(d[d.startIndex + 5])
+        let plain = d.prefix(2) + d.dropFirst(4 + length)
+        let p = try ImageDecoder.decode(data: plain).bitmap.argb32(x: 3, y: 3)
+        #expect(p & 0xff_ffff < 0x10_1010, "\(String(p, radix: 16))")
+    }
+
     @Test func translucentPNGIsPremultiplied() throws {
         let img = try ImageDecoder.decode(contentsOf: input("half-red.png")).bitmap
         let p = img.argb32(x: 4, y: 4)
@@ -108,6 +128,43 @@ import SilkGeometry
         if case .truncated = error(photo.prefix(100)) {} else { Issue.record("a JPEG cut in its header: \(String(describing: error(photo.prefix(100))))") }
         if case .truncated = error(png.prefix(30)) {} else { Issue.record("a PNG cut in its header: \(String(describing: error(png.prefix(30))))") }
         if case .truncated = error(png.prefix(4)) {} else { Issue.record("half a PNG signature: \(String(describing: error(png.prefix(4))))") }
+    }
+
+    /// Seeded fuzzing: random byte flips, insertions and cuts of every small valid input must
+    /// give an image or a typed error — never a crash, a hang or a huge allocation (the limit is
+    /// lowered so a mutated header cannot ask for much).
+    @Test func seededFuzzingNeverCrashes() throws {
+        var seed: UInt64 = 0x5EED_1234
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(max(1, bound)))
+        }
+        let files = ["exif-6-be.jpg", "progressive.jpg", "cmyk.jpg", "gray.jpg", "gray.png", "gray-palette.png",
+                     "rgb16.png", "interlaced.png", "half-red.png"]
+        var outcomes: [String: Int] = [:]
+        for file in files {
+            let original = try Data(contentsOf: URL(fileURLWithPath: input(file)))
+            for _ in 0..<60 {
+                var d = original
+                for _ in 0..<(1 + next(4)) {
+                    switch next(3) {
+                    case 0: d[d.startIndex + next(d.count)] = UInt8(next(256))
+                    case 1: d.insert(UInt8(next(256)), at: d.startIndex + next(d.count))
+                    default: d = d.prefix(2 + next(d.count))
+                    }
+                }
+                do {
+                    let image = try ImageDecoder.decode(data: d, maxPixels: 1 << 20)
+                    #expect(image.bitmap.width * image.bitmap.height <= 1 << 20)
+                    outcomes["decoded", default: 0] += 1
+                } catch {
+                    outcomes[String(String(describing: error).prefix(while: { $0 != ":" })), default: 0] += 1
+                }
+                _ = try? ImageDecoder.probe(data: d)
+            }
+        }
+        #expect(outcomes.values.reduce(0, +) == files.count * 60, "\(outcomes)")
+        #expect(outcomes["decoded", default: 0] > 0 && outcomes.count >= 3, "mutations both decode and fail: \(outcomes)")
     }
 
     /// The committed bad files (made by Inputs/make-bad-inputs.py) through the file API.

@@ -61,10 +61,10 @@ public func makeFeedTree(cells: Int = 100) -> (root: LayoutNode, leaves: [Layout
             var columnStyle = Style()
             columnStyle.flexGrow = 1
             columnStyle.flexShrink = 1
-            let actions = StackLayoutSpec(direction: .horizontal, spacing: 16, children: [like, comment])
-            let column = StackLayoutSpec(direction: .vertical, spacing: 4, style: columnStyle,
+            let actions = StackLayoutSpec(direction: .horizontal, spacing: 16, alignItems: .start, children: [like, comment])
+            let column = StackLayoutSpec(direction: .vertical, spacing: 4, alignItems: .start, style: columnStyle,
                                          children: [title, body, actions])
-            let row = StackLayoutSpec(direction: .horizontal, spacing: 12, children: [avatar, column])
+            let row = StackLayoutSpec(direction: .horizontal, spacing: 12, alignItems: .start, children: [avatar, column])
             return InsetLayoutSpec(insets: EdgeInsets(top: 12, left: 16, bottom: 12, right: 16), child: row)
         })
         for leaf in cellLeaves { cell.addSubnode(leaf) }

@@ -63,7 +63,8 @@ public struct Style: Hashable, Sendable {
     /// `auto` means no maximum.
     public var maxWidth: Dimension = .auto
     public var maxHeight: Dimension = .auto
-    /// Width ÷ height; `nil` for none.
+    /// Width ÷ height; `nil` for none. Applies to the children of stacks (as in CSS/Yoga);
+    /// other specs size by `RatioLayoutSpec`.
     public var aspectRatio: Double? = nil
 
     // MARK: Flex item (Texture defaults: shrink 0, not CSS's 1)

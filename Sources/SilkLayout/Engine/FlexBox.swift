@@ -144,21 +144,22 @@ final class FlexBox {
                           parentDirection: parentDirection)
         if let stack, !stack.children.isEmpty {
             box.children.reserveCapacity(stack.children.count)
-            var output: [OutputChild] = []
-            var hasContents = false
+            // The output tree differs from the flex items only with `display: contents`
+            // children; it is recorded from the first one on.
+            var output: [OutputChild]?
             for child in stack.children {
                 let childStyle = child.style
                 if childStyle.display == .contents {
-                    hasContents = true
-                    output.append(try box.adoptContents(child, depth: depth + 1, context: context))
+                    if output == nil { output = box.children.map { .box($0) } }
+                    output!.append(try box.adoptContents(child, depth: depth + 1, context: context))
                 } else {
                     let childBox = try build(child, style: childStyle, isRoot: false, depth: depth + 1,
                                              parentDirection: box.direction, context: context)
                     box.children.append(childBox)
-                    output.append(.box(childBox))
+                    output?.append(.box(childBox))
                 }
             }
-            if hasContents { box.outputChildren = output }
+            box.outputChildren = output
         }
         return box
     }

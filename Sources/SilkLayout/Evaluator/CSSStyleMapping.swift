@@ -33,10 +33,9 @@ public enum CSSStyleMapping {
             if t.hasSuffix("%"), let p = Double(t.dropLast()), p.isFinite { return .fraction(p / 100) }
             if t.hasSuffix("px"), let p = Double(t.dropLast(2)), p.isFinite { return .points(p) }
             if let p = Double(t), p.isFinite { return .points(p) }
-            if ["max-content", "min-content", "fit-content", "stretch"].contains(t) {
-                unsupported.append("\(key): \(t)")
-                return .auto
-            }
+            // Intrinsic sizing keywords behave as `auto`, as in Yoga (which resolves them to
+            // an undefined length).
+            if ["max-content", "min-content", "fit-content", "stretch"].contains(t) { return .auto }
             throw bad(key, v)
         }
         func number(_ key: String, _ v: Any) throws(CorpusError) -> Double {

@@ -34,7 +34,8 @@ public enum StackWrap: Hashable, Sendable { case noWrap, wrap, wrapReverse }
 
 /// Lays out its children in a line (or lines, when wrapping) with flexbox: grows and shrinks
 /// them by `style.flexGrow`/`flexShrink`, justifies and aligns them. The full flexbox model of
-/// Yoga, with Texture's defaults (`flexShrink` 0, `alignItems` `.start`).
+/// Yoga, with Texture's defaults (`flexShrink` 0; `alignItems` `.stretch`, as Texture's,
+/// Yoga's and CSS's).
 /// (Texture `ASStackLayoutSpec`; the algorithm is in `Engine/`.)
 public final class StackLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
@@ -51,7 +52,7 @@ public final class StackLayoutSpec: LayoutSpec, DebugNamedElement {
     public let children: [any LayoutElement]
 
     public init(direction: StackDirection = .horizontal, spacing: Dimension = 0,
-                justifyContent: StackJustifyContent = .start, alignItems: StackAlignItems = .start,
+                justifyContent: StackJustifyContent = .start, alignItems: StackAlignItems = .stretch,
                 flexWrap: StackWrap = .noWrap, alignContent: StackAlignContent = .start,
                 lineSpacing: Dimension = 0, style: Style = Style(), children: [any LayoutElement]) {
         self.direction = direction; self.spacing = spacing; self.justifyContent = justifyContent
@@ -61,14 +62,14 @@ public final class StackLayoutSpec: LayoutSpec, DebugNamedElement {
 
     /// A vertical stack (Texture `verticalStackLayoutSpec`).
     public static func vertical(spacing: Dimension = 0, justifyContent: StackJustifyContent = .start,
-                                alignItems: StackAlignItems = .start, style: Style = Style(),
+                                alignItems: StackAlignItems = .stretch, style: Style = Style(),
                                 children: [any LayoutElement]) -> StackLayoutSpec {
         StackLayoutSpec(direction: .vertical, spacing: spacing, justifyContent: justifyContent,
                         alignItems: alignItems, style: style, children: children)
     }
     /// A horizontal stack (Texture `horizontalStackLayoutSpec`).
     public static func horizontal(spacing: Dimension = 0, justifyContent: StackJustifyContent = .start,
-                                  alignItems: StackAlignItems = .start, style: Style = Style(),
+                                  alignItems: StackAlignItems = .stretch, style: Style = Style(),
                                   children: [any LayoutElement]) -> StackLayoutSpec {
         StackLayoutSpec(direction: .horizontal, spacing: spacing, justifyContent: justifyContent,
                         alignItems: alignItems, style: style, children: children)
@@ -87,7 +88,7 @@ public final class StackLayoutSpec: LayoutSpec, DebugNamedElement {
         var parts = ["\(direction)"]
         if spacing != 0 { parts.append("spacing \(spacing)") }
         if justifyContent != .start { parts.append("justify \(justifyContent)") }
-        if alignItems != .start { parts.append("align \(alignItems)") }
+        if alignItems != .stretch { parts.append("align \(alignItems)") }
         if flexWrap != .noWrap { parts.append("\(flexWrap)") }
         return "Stack(" + parts.joined(separator: ", ") + ")"
     }

@@ -1,4 +1,7 @@
 import SilkGeometry
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // Gaussian-quality blur as three box blurs per axis — the method of Apple's UIImage+ImageEffects,
 // which the Texture tutorial's `applyBlur(radius:tintColor:saturationDeltaFactor:)` uses — then
@@ -73,10 +76,12 @@ enum BoxBlur {
     /// pixels, which fits because out.stride ≥ 4w), so a blur allocates one scratch image.
     static func blur(_ src: Bitmap, into out: Bitmap, boxSize d: Int, isCancelled: () -> Bool) throws(RasterError) {
         let w = src.width, h = src.height
-        let scratch = UnsafeMutableRawPointer.allocate(byteCount: w * h * 4, alignment: 64)
+        // malloc, not UnsafeMutableRawPointer.allocate: a failed allocation must be an error,
+        // not a trap (the output bitmap of the same size was just allocated, so this is rare).
+        guard let scratch = malloc(w * h * 4) else { throw .allocationFailed(bytes: w * h * 4) }
         let acc = UnsafeMutableRawPointer.allocate(byteCount: (max(w, h) * 4 + 16) * 4, alignment: 64)
             .bindMemory(to: UInt32.self, capacity: max(w, h) * 4 + 16)
-        defer { scratch.deallocate(); acc.deallocate() }
+        defer { free(scratch); acc.deallocate() }
         let r = d / 2
         let mul = UInt32((1 << 24) / d + ((1 << 24) % d == 0 ? 0 : 1))
         let rowW = w * 4, rowH = h * 4

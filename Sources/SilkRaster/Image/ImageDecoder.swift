@@ -127,17 +127,24 @@ public struct DecodedImage: Sendable {
 }
 
 extension Bitmap {
-    /// Premultiplies straight-alpha ARGB32 words in place.
+    /// Premultiplies straight-alpha ARGB32 words in place: c·a/255 rounded, exact for a = 0
+    /// and 255, so it needs no branches and runs four pixels at a time as `SIMD4<UInt32>`.
     func premultiplyInPlace() {
+        typealias U = SIMD4<UInt32>
+        @inline(__always) func mul(_ c: U, _ a: U) -> U { let t = c &* a &+ 128; return (t &+ (t &>> 8)) &>> 8 }
+        @inline(__always) func premultiply(_ p: U) -> U {
+            let a = p &>> 24
+            return a &<< 24 | mul((p &>> 16) & 0xff, a) &<< 16 | mul((p &>> 8) & 0xff, a) &<< 8 | mul(p & 0xff, a)
+        }
+        let groups = width / 4
         for y in 0..<height {
-            let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<width {
-                let p = row[x]
-                let a = p >> 24
-                if a == 255 { continue }
-                if a == 0 { row[x] = 0; continue }
-                @inline(__always) func m(_ c: UInt32) -> UInt32 { let t = c * a + 128; return (t + (t >> 8)) >> 8 }
-                row[x] = a << 24 | m((p >> 16) & 0xff) << 16 | m((p >> 8) & 0xff) << 8 | m(p & 0xff)
+            let row = data + y * stride
+            for g in 0..<groups {
+                row.storeBytes(of: premultiply(row.load(fromByteOffset: g * 16, as: U.self)), toByteOffset: g * 16, as: U.self)
+            }
+            for x in groups * 4..<width {
+                let p = row.load(fromByteOffset: x * 4, as: UInt32.self)
+                row.storeBytes(of: premultiply(U(repeating: p))[0], toByteOffset: x * 4, as: UInt32.self)
             }
         }
     }

@@ -43,6 +43,11 @@ enum PNGDecoder {
         func finish(into bitmap: Bitmap, data: Data) throws(RasterError) {
             // BGRA bytes are the little-endian 0xAARRGGBB words pixman's a8r8g8b8 expects.
             image.format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_BGR)
+            // Without this, libpng's simplified API takes 16-bit samples in a file with no gAMA or
+            // sRGB chunk to be *linear* and gamma-encodes them on the way to 8 bits: mid-grey
+            // 32768 came out as 186 instead of 128. Such files are sRGB in practice. (Set here:
+            // png_image_begin_read_* zeroes the struct, flags included.)
+            image.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
             guard png_image_finish_read(&image, nil, bitmap.data, png_int_32(bitmap.stride), nil) != 0 else {
                 throw PNGDecoder.classify(pngMessage(&image), data)
             }

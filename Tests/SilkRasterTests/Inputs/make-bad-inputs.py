@@ -48,3 +48,12 @@ raw = zlib.compressobj(9)
 body = b"".join(raw.compress(row) for _ in range(10000)) + raw.flush()
 write("huge-100mpx.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 10000, 10000, 1, 0, 0, 0, 0))
       + chunk(b"IDAT", body) + chunk(b"IEND", b""))
+
+# 16-bit PNGs with no gAMA/sRGB chunk (libpng's simplified API would take them as linear):
+# mid-grey RGB, and mid-grey RGBA at half alpha.
+raw = b"".join(b"\x00" + struct.pack(">HHH", 32768, 32768, 32768) * 4 for _ in range(2))
+write("rgb16-midgrey.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 2, 16, 2, 0, 0, 0))
+      + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+raw = b"".join(b"\x00" + struct.pack(">HHHH", 32768, 32768, 32768, 32768) * 4 for _ in range(2))
+write("rgba16-half.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 2, 16, 6, 0, 0, 0))
+      + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))

@@ -1,0 +1,257 @@
+import Foundation
+import SilkGeometry
+
+/// A control's state; `normal` is the empty set.
+public struct ControlState: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let normal: ControlState = []
+    public static let highlighted = ControlState(rawValue: 1)
+    public static let disabled = ControlState(rawValue: 2)
+    public static let selected = ControlState(rawValue: 4)
+    public var description: String {
+        isEmpty ? "normal" : [(Self.highlighted, "highlighted"), (.disabled, "disabled"), (.selected, "selected")]
+            .filter { contains($0.0) }.map(\.1).joined(separator: "|")
+    }
+}
+
+/// What happened to a control (Texture's `ASControlNodeEvent`, UIKit's `UIControl.Event`).
+public struct ControlEvents: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public static let touchDown = ControlEvents(rawValue: 1 << 0)
+    /// A touch down that is the second (third …) tap in a row.
+    public static let touchDownRepeat = ControlEvents(rawValue: 1 << 1)
+    /// A tracked touch moved inside the hit area / outside it.
+    public static let touchDragInside = ControlEvents(rawValue: 1 << 2)
+    public static let touchDragOutside = ControlEvents(rawValue: 1 << 3)
+    /// A tracked touch lifted inside the tracking area (the hit area plus `trackingMargin`) /
+    /// outside it.
+    public static let touchUpInside = ControlEvents(rawValue: 1 << 4)
+    public static let touchUpOutside = ControlEvents(rawValue: 1 << 5)
+    public static let touchCancel = ControlEvents(rawValue: 1 << 6)
+    /// Sent by subclasses whose value changed (a switch, a slider).
+    public static let valueChanged = ControlEvents(rawValue: 1 << 7)
+    /// The control was activated: a touch up inside, Enter, or Space released.
+    public static let primaryActionTriggered = ControlEvents(rawValue: 1 << 8)
+
+    public static let allTouchEvents: ControlEvents = [.touchDown, .touchDownRepeat, .touchDragInside, .touchDragOutside,
+                                                       .touchUpInside, .touchUpOutside, .touchCancel]
+    public static let allEvents: ControlEvents = [.allTouchEvents, .valueChanged, .primaryActionTriggered]
+
+    static let names: [(ControlEvents, String)] = [
+        (.touchDown, "touchDown"), (.touchDownRepeat, "touchDownRepeat"), (.touchDragInside, "touchDragInside"),
+        (.touchDragOutside, "touchDragOutside"), (.touchUpInside, "touchUpInside"), (.touchUpOutside, "touchUpOutside"),
+        (.touchCancel, "touchCancel"), (.valueChanged, "valueChanged"), (.primaryActionTriggered, "primaryActionTriggered"),
+    ]
+    public var description: String { Self.names.filter { contains($0.0) }.map(\.1).joined(separator: "|") }
+}
+
+/// A node that turns touches and keys into control events delivered to closure targets, with
+/// enabled / highlighted / selected state (Texture's ASControlNode).
+///
+/// **Touches** (from the window's `InputDispatcher`, main thread): a touch down highlights the
+/// control and sends `.touchDown` (`.touchDownRepeat` for a quick second tap); moves send
+/// `.touchDragInside` / `.touchDragOutside` by the hit area (bounds plus `hitTestSlop`) and keep
+/// the highlight while within the tracking area (the hit area plus `trackingMargin`, as UIKit
+/// lets a finger stray); lifting there sends `.touchUpInside` and `.primaryActionTriggered`,
+/// elsewhere `.touchUpOutside`; a cancelled touch sends `.touchCancel`. Only the first touch is
+/// tracked. A disabled control still takes touches (so they do not fall through to what is
+/// behind it) but sends nothing.
+///
+/// **Keys**: controls are focusable while enabled. Enter sends `.primaryActionTriggered` on key
+/// down; Space highlights on key down and sends it on key up (as GTK and browsers do).
+/// Listen to `.primaryActionTriggered` to be activated by touch and keyboard alike.
+///
+/// **Targets** run on the main thread, outside the node's lock, in the order they were added.
+///
+/// Subclasses react to state changes in `stateDidChange()`.
+open class ControlNode: DisplayNode, @unchecked Sendable {
+    public typealias Action = @Sendable (ControlNode, ControlEvents) -> Void
+    /// Identifies an added target, for `removeTarget(_:)`.
+    public struct TargetToken: Hashable, Sendable { let id: UInt64 }
+
+    /// Shows every control's hit area as a translucent tint (see `HitTestDebugOverlay.swift`).
+    nonisolated(unsafe) public static var showsHitTestDebugOverlay = false
+    nonisolated(unsafe) public static var hitTestDebugOverlayColor = Color(red: 0, green: 0.8, blue: 0.3, alpha: 0.35)
+
+    private var _isEnabled = true
+    private var _isHighlighted = false
+    private var _isSelected = false
+    private var _trackingMargin = 25.0
+    private var _targets: [(token: TargetToken, events: ControlEvents, action: Action)] = []
+    private var _nextTargetID: UInt64 = 0
+
+    // Main-thread tracking state.
+    private var trackedSource: Touch.Source?
+    /// Whether a touch is being tracked, and whether it is inside the tracking area. Main thread.
+    public private(set) var isTracking = false
+    public private(set) var isTouchInside = false
+    private var isSpacePressed = false
+
+    public override init() {
+        super.init()
+        isFocusable = true
+    }
+
+    // MARK: State
+
+    public var isEnabled: Bool {
+        get { lock.withLock { _isEnabled } }
+        set {
+            let changed = lock.withLock { () -> Bool in
+                defer { _isEnabled = newValue; if !newValue { _isHighlighted = false } }
+                return _isEnabled != newValue
+            }
+            if changed { stateDidChange() }
+        }
+    }
+    public var isHighlighted: Bool {
+        get { lock.withLock { _isHighlighted } }
+        set {
+            let changed = lock.withLock { () -> Bool in defer { _isHighlighted = newValue }; return _isHighlighted != newValue }
+            if changed { stateDidChange() }
+        }
+    }
+    public var isSelected: Bool {
+        get { lock.withLock { _isSelected } }
+        set {
+            let changed = lock.withLock { () -> Bool in defer { _isSelected = newValue }; return _isSelected != newValue }
+            if changed { stateDidChange() }
+        }
+    }
+    public var state: ControlState {
+        lock.withLock {
+            var s: ControlState = []
+            if _isHighlighted { s.insert(.highlighted) }
+            if !_isEnabled { s.insert(.disabled) }
+            if _isSelected { s.insert(.selected) }
+            return s
+        }
+    }
+    /// How far (points) a tracked touch may stray beyond the hit area and still count as inside
+    /// (UIKit: 25 on an iPad, 70 on a phone). Default 25.
+    public var trackingMargin: Double {
+        get { lock.withLock { _trackingMargin } }
+        set { lock.withLock { _trackingMargin = max(0, newValue) } }
+    }
+
+    /// Focusable while enabled.
+    open override var isFocusable: Bool {
+        get { super.isFocusable && isEnabled }
+        set { super.isFocusable = newValue }
+    }
+
+    /// Called after `isEnabled`, `isHighlighted` or `isSelected` changed, on the thread that
+    /// changed it, outside the lock. Read `state` for the new state.
+    open func stateDidChange() {}
+
+    // MARK: Targets
+
+    /// Calls `action` for each of `events` that happens. Any thread.
+    @discardableResult
+    public func addTarget(for events: ControlEvents, _ action: @escaping Action) -> TargetToken {
+        lock.withLock {
+            _nextTargetID += 1
+            let token = TargetToken(id: _nextTargetID)
+            _targets.append((token, events, action))
+            return token
+        }
+    }
+    public func removeTarget(_ token: TargetToken) {
+        lock.withLock { _targets.removeAll { $0.token == token } }
+    }
+    public func removeAllTargets() { lock.withLock { _targets.removeAll() } }
+
+    /// Calls the targets of each of `events`, event by event in declaration order.
+    public func sendActions(for events: ControlEvents) {
+        let targets = lock.withLock { _targets }
+        for (single, _) in ControlEvents.names where events.contains(single) {
+            for t in targets where t.events.contains(single) { t.action(self, single) }
+        }
+    }
+
+    // MARK: Touch tracking (main thread)
+
+    /// The area where a tracked touch keeps the control highlighted, node coordinates.
+    private var trackingArea: Rect {
+        let m = trackingMargin
+        return bounds.inset(by: hitTestSlop).insetBy(dx: -m, dy: -m)
+    }
+
+    open override func touchesBegan(_ touches: [Touch], with event: InputEvent) -> Bool {
+        guard isEnabled, !isTracking, let touch = touches.first else { return true }
+        trackedSource = touch.source
+        isTracking = true
+        isTouchInside = true
+        isHighlighted = true
+        sendActions(for: touch.tapCount > 1 ? .touchDownRepeat : .touchDown)
+        return true
+    }
+
+    open override func touchesMoved(_ touches: [Touch], with event: InputEvent) {
+        guard let touch = tracked(touches) else { return }
+        guard isEnabled else { stopTracking(); return }
+        let p = touch.location(in: self)
+        isTouchInside = trackingArea.contains(p)
+        isHighlighted = isTouchInside
+        sendActions(for: pointInside(p) ? .touchDragInside : .touchDragOutside)
+    }
+
+    open override func touchesEnded(_ touches: [Touch], with event: InputEvent) {
+        guard let touch = tracked(touches) else { return }
+        guard isEnabled else { stopTracking(); return }
+        let inside = trackingArea.contains(touch.location(in: self))
+        stopTracking()
+        sendActions(for: inside ? [.touchUpInside, .primaryActionTriggered] : .touchUpOutside)
+    }
+
+    open override func touchesCancelled(_ touches: [Touch], with event: InputEvent?) {
+        guard tracked(touches) != nil else { return }
+        stopTracking()
+        sendActions(for: .touchCancel)
+    }
+
+    private func tracked(_ touches: [Touch]) -> Touch? {
+        guard isTracking else { return nil }
+        return touches.first { $0.source == trackedSource }
+    }
+
+    private func stopTracking() {
+        trackedSource = nil
+        isTracking = false
+        isTouchInside = false
+        isHighlighted = false
+    }
+
+    // MARK: Keys (main thread)
+
+    open override func keyDown(_ key: KeyInput) -> Bool {
+        guard isEnabled else { return false }
+        switch key.key {
+        case .enter:
+            if !key.isRepeat { sendActions(for: .primaryActionTriggered) }
+            return true
+        case .space:
+            if !key.isRepeat && !isSpacePressed { isSpacePressed = true; isHighlighted = true }
+            return true
+        default:
+            return false
+        }
+    }
+
+    open override func keyUp(_ key: KeyInput) -> Bool {
+        guard key.key == .space, isSpacePressed else { return false }
+        isSpacePressed = false
+        if !isTracking { isHighlighted = false }
+        if isEnabled { sendActions(for: .primaryActionTriggered) }
+        return true
+    }
+
+    open override func didResignFocus() {
+        if isSpacePressed {
+            isSpacePressed = false
+            if !isTracking { isHighlighted = false }
+        }
+    }
+}

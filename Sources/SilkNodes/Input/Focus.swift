@@ -1,0 +1,84 @@
+import Foundation
+import SilkGeometry
+
+/// How keyboard focus is drawn: a border of this colour and width over the focused node's own
+/// border, on its layer (so it moves, clips and scrolls with the node). Set at startup.
+/// A node inside a rasterized subtree has no layer and shows no ring.
+public enum FocusRing {
+    nonisolated(unsafe) public static var color = Color(red: 0.10, green: 0.45, blue: 0.95)
+    nonisolated(unsafe) public static var width = 2.0
+}
+
+/// The nodes keyboard focus visits, in tree order (depth first, a node before its subnodes,
+/// subnodes first to last): focusable nodes with a non-empty size whose whole ancestry takes
+/// touches (not hidden, not transparent, interaction enabled). Main thread.
+public func focusChain(in root: DisplayNode) -> [DisplayNode] {
+    var out: [DisplayNode] = []
+    func walk(_ node: DisplayNode) {
+        guard node.isHitTestable else { return }
+        if node.isFocusable && !node.bounds.isEmpty { out.append(node) }
+        for child in node.subnodes { walk(child) }
+    }
+    walk(root)
+    return out
+}
+
+extension InputDispatcher {
+    /// Moves keyboard focus to `node` (nil: nowhere). `showsRing`: draw the focus ring (keyboard
+    /// navigation does; a touch that focuses a control does not, like CSS `:focus-visible`).
+    /// Main thread.
+    public func focus(_ node: DisplayNode?, showsRing: Bool = true) {
+        let old = focusedNode
+        if old === node {
+            if let node, node.showsFocusRing != showsRing { node.showsFocusRing = showsRing; node.markDirty() }
+            return
+        }
+        focusedNode = node
+        if let old {
+            if old.showsFocusRing { old.showsFocusRing = false; old.markDirty() }
+            old.didResignFocus()
+        }
+        if let node {
+            node.showsFocusRing = showsRing
+            node.markDirty()
+            node.didBecomeFocused()
+        }
+    }
+
+    /// Moves focus to the next (or previous) node of the focus chain, wrapping around; from no
+    /// focus, to the first (or last). Returns the newly focused node.
+    @discardableResult
+    public func moveFocus(forward: Bool) -> DisplayNode? {
+        let chain = focusChain(in: rootNode)
+        guard !chain.isEmpty else { focus(nil); return nil }
+        let next: DisplayNode
+        if let current = focusedNode, let i = chain.firstIndex(where: { $0 === current }) {
+            next = chain[(i + (forward ? 1 : chain.count - 1)) % chain.count]
+        } else if let current = focusedNode, current.isDescendant(of: rootNode) {
+            // Focus sits on a node that left the chain (disabled, hidden): continue from its place
+            // in tree order.
+            let order = treeOrder(rootNode)
+            let pos = order.firstIndex { $0 === current } ?? 0
+            let after = chain.first { n in (order.firstIndex { $0 === n } ?? 0) > pos }
+            let before = chain.last { n in (order.firstIndex { $0 === n } ?? 0) < pos }
+            next = forward ? (after ?? chain[0]) : (before ?? chain[chain.count - 1])
+        } else {
+            next = forward ? chain[0] : chain[chain.count - 1]
+        }
+        focus(next, showsRing: true)
+        return next
+    }
+
+    /// Drops focus from a node that left the tree or can no longer be focused.
+    func validateFocus() {
+        guard let f = focusedNode else { return }
+        if !f.isDescendant(of: rootNode) || !f.isFocusable || !f.isHitTestableInTree { focus(nil) }
+    }
+}
+
+private func treeOrder(_ root: DisplayNode) -> [DisplayNode] {
+    var out: [DisplayNode] = []
+    func walk(_ n: DisplayNode) { out.append(n); for c in n.subnodes { walk(c) } }
+    walk(root)
+    return out
+}

@@ -1,0 +1,120 @@
+import Foundation
+import SilkGeometry
+
+// Hit testing and coordinate conversion over the node tree, from node frames (never layers),
+// on the main thread.
+//
+// What you see is what you hit: a node takes a point inside its hit area (`pointInside`: the
+// bounds grown by `hitTestSlop`) unless an ancestor that `clipsToBounds` cuts the point off.
+// Unlike UIKit, a parent that does not clip does not limit its subnodes to its own bounds, so a
+// small close button's slop may reach past its card. Hidden, (almost) transparent and
+// `isUserInteractionEnabled == false` nodes take no touches, nor do their subtrees. Later
+// subnodes are on top and are asked first.
+//
+// Conversion goes through each node's `convertToSubnodeSpace(_:)` /
+// `convertFromSubnodeSpace(_:)`, the hook a scrolling container uses to apply its content offset.
+
+extension DisplayNode {
+    /// Whether this node can take touches at all (not hidden, visible, interaction enabled).
+    var isHitTestable: Bool {
+        !isHidden && isUserInteractionEnabled && opacity >= 0.01
+    }
+
+    /// The frontmost node at `point` (this node's coordinates) that takes touches: this node, a
+    /// descendant, or nil. Main thread.
+    public func hitTest(_ point: Point) -> DisplayNode? {
+        guard isHitTestable else { return nil }
+        if !clipsToBounds || bounds.contains(point) {
+            let inner = convertToSubnodeSpace(point)
+            for child in subnodes.reversed() {
+                let f = child.frame
+                if let hit = child.hitTest(Point(x: inner.x - f.minX, y: inner.y - f.minY)) { return hit }
+            }
+        }
+        return pointInside(point) ? self : nil
+    }
+
+    /// `point` in `node`'s coordinates (nil: the window's) converted into this node's.
+    public func convert(_ point: Point, from node: DisplayNode?) -> Point {
+        convertFromWindow(node?.convertToWindow(point) ?? point)
+    }
+
+    /// `point` in this node's coordinates converted into `node`'s (nil: the window's).
+    public func convert(_ point: Point, to node: DisplayNode?) -> Point {
+        let w = convertToWindow(point)
+        return node?.convertFromWindow(w) ?? w
+    }
+
+    /// `rect` in this node's coordinates as a window rectangle (translation only: nodes have no
+    /// transforms).
+    public func convertToWindow(_ rect: Rect) -> Rect {
+        Rect(origin: convertToWindow(rect.origin), size: rect.size)
+    }
+
+    func convertToWindow(_ point: Point) -> Point {
+        var p = point
+        var node = self
+        while true {
+            let f = node.frame
+            p = Point(x: p.x + f.minX, y: p.y + f.minY)
+            guard let parent = node.supernode else { return p }
+            p = parent.convertFromSubnodeSpace(p)
+            node = parent
+        }
+    }
+
+    func convertFromWindow(_ point: Point) -> Point {
+        var chain: [DisplayNode] = [self]
+        while let parent = chain.last!.supernode { chain.append(parent) }
+        var p = point
+        for (i, node) in chain.reversed().enumerated() {
+            if i > 0 { p = node.supernode!.convertToSubnodeSpace(p) }
+            let f = node.frame
+            p = Point(x: p.x - f.minX, y: p.y - f.minY)
+        }
+        return p
+    }
+
+    /// Whether this node and all its ancestors can take touches.
+    var isHitTestableInTree: Bool {
+        var node: DisplayNode? = self
+        while let n = node {
+            if !n.isHitTestable { return false }
+            node = n.supernode
+        }
+        return true
+    }
+
+    /// Whether `ancestor` is this node or one of its ancestors.
+    func isDescendant(of ancestor: DisplayNode) -> Bool {
+        var node: DisplayNode? = self
+        while let n = node {
+            if n === ancestor { return true }
+            node = n.supernode
+        }
+        return false
+    }
+}
+
+/// The window area where each node of a kind takes touches: its hit area clipped by clipping
+/// ancestors, skipping untouchable subtrees. For the hit-test debug overlay.
+func visibleHitAreas(in root: DisplayNode, where include: (DisplayNode) -> Bool) -> [(node: DisplayNode, rect: Rect)] {
+    var out: [(DisplayNode, Rect)] = []
+    func walk(_ node: DisplayNode, clip: Rect?) {
+        guard node.isHitTestable else { return }
+        var clip = clip
+        if include(node) {
+            var r = node.convertToWindow(node.bounds.inset(by: node.hitTestSlop))
+            if let clip { r = r.intersection(clip) }
+            if !r.isEmpty { out.append((node, r)) }
+        }
+        if node.clipsToBounds {
+            let b = node.convertToWindow(node.bounds)
+            clip = clip.map { $0.intersection(b) } ?? b
+        }
+        if let c = clip, c.isEmpty { return }
+        for child in node.subnodes { walk(child, clip: clip) }
+    }
+    walk(root, clip: nil)
+    return out
+}
