@@ -90,6 +90,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// The backing layer; created by the pass when the node is in a window. Main thread only.
     public private(set) var layer: Layer?
     var hasContents = false
+    /// The pass that loaded `layer` (main thread).
+    weak var loadedBy: NodePass?
     var isApplyingLayout = false
 
     public init() {}
@@ -433,6 +435,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     func unloadLayer() {
         layer?.removeFromSuperlayer()
         layer = nil
+        loadedBy = nil
         hasContents = false
     }
 

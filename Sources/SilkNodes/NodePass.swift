@@ -38,6 +38,7 @@ public final class NodePass {
         self.scale = scale
         NodeScheduler.shared.adoptCurrentThreadAsPassThread()
         let layer = rootNode.loadLayer()
+        rootNode.loadedBy = self
         hostLayer.addSublayer(layer)
         rootNode.frame = Rect(size: size)
         rootNode.setInterfaceState(.inHierarchy)
@@ -47,11 +48,11 @@ public final class NodePass {
     /// Runs one pass if anything changed. Returns whether it did any work.
     @discardableResult
     public func run() -> Bool {
-        let work = NodeScheduler.shared.takeWork()
-        guard !work.dirty.isEmpty || !work.layoutRoots.isEmpty || !work.blocks.isEmpty else { return false }
+        let work = NodeScheduler.shared.takeWork(root: rootNode, pass: self)
+        guard !work.dirty.isEmpty || work.needsLayout || !work.blocks.isEmpty else { return false }
         statistics.passes += 1
         for block in work.blocks { block() }
-        if work.layoutRoots.contains(where: { $0 === rootNode }) || rootNode.frame.size != size {
+        if work.needsLayout || rootNode.frame.size != size {
             layout()
         }
         // Nodes that left this tree drop their layers.
@@ -118,6 +119,7 @@ public final class NodePass {
             return
         }
         let layer = node.loadLayer()
+        node.loadedBy = self
         node.applyStateToLayer()
         let rasterizes = node.rasterizesSubtree
         let children = node.subnodes

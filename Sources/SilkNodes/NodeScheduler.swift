@@ -11,7 +11,7 @@ public final class NodeScheduler: @unchecked Sendable {
     private var dirty: [ObjectIdentifier: DisplayNode] = [:]
     private var layoutRoots: [ObjectIdentifier: DisplayNode] = [:]
     private var passBlocks: [@Sendable () -> Void] = []
-    private var passThread: pthread_t?
+    private var passThreads: [pthread_t] = []
     private var _wakeUp: (@Sendable () -> Void)?
     private var _synchronousDisplay = false
 
@@ -28,11 +28,16 @@ public final class NodeScheduler: @unchecked Sendable {
         set { lock.withLock { _synchronousDisplay = newValue } }
     }
 
-    /// Declares the calling thread the pass thread (the window does this on the main loop).
-    public func adoptCurrentThreadAsPassThread() { lock.withLock { passThread = pthread_self() } }
+    /// Declares the calling thread a pass thread (the window does this on the main loop; a
+    /// test driving its own pass does it on its thread).
+    public func adoptCurrentThreadAsPassThread() {
+        let me = pthread_self()
+        lock.withLock { if !passThreads.contains(where: { pthread_equal($0, me) != 0 }) { passThreads.append(me) } }
+    }
 
     public var isOnPassThread: Bool {
-        lock.withLock { passThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        let me = pthread_self()
+        return lock.withLock { passThreads.contains { pthread_equal($0, me) != 0 } }
     }
 
     func markDirty(_ node: DisplayNode) {
@@ -60,10 +65,19 @@ public final class NodeScheduler: @unchecked Sendable {
     /// True when a pass has something to do.
     public var hasWork: Bool { lock.withLock { !dirty.isEmpty || !layoutRoots.isEmpty || !passBlocks.isEmpty } }
 
-    func takeWork() -> (dirty: [DisplayNode], layoutRoots: [DisplayNode], blocks: [@Sendable () -> Void]) {
-        lock.withLock {
-            defer { dirty = [:]; layoutRoots = [:]; passBlocks = [] }
-            return (Array(dirty.values), Array(layoutRoots.values), passBlocks)
+    /// Takes the work of one pass: the dirty nodes of `root`'s tree (and nodes whose layers
+    /// `pass` loaded, which may have left the tree), `root` if it needs layout, and all queued
+    /// blocks. Other trees' work stays for their own passes.
+    func takeWork(root: DisplayNode, pass: NodePass) -> (dirty: [DisplayNode], needsLayout: Bool, blocks: [@Sendable () -> Void]) {
+        let (candidates, layout, blocks) = lock.withLock { () -> ([DisplayNode], Bool, [@Sendable () -> Void]) in
+            let b = passBlocks
+            passBlocks = []
+            let l = layoutRoots.removeValue(forKey: ObjectIdentifier(root)) != nil
+            return (Array(dirty.values), l, b)
         }
+        // Deciding membership walks supernodes (their locks), so it happens outside ours.
+        let mine = candidates.filter { $0.rootNode === root || $0.loadedBy === pass }
+        lock.withLock { for n in mine { dirty.removeValue(forKey: ObjectIdentifier(n)) } }
+        return (mine, layout, blocks)
     }
 }

@@ -119,10 +119,8 @@ open class TextNode: DisplayNode, @unchecked Sendable {
             let pad = ceil(s.radius * 2)
             let size = Size(width: context.bounds.width + 2 * pad, height: context.bounds.height + 2 * pad)
             let layer = try Bitmap(size: size, scale: context.scale)
-            var shadowText = p.layout.text
-            shadowText.modifyAttributes(in: 0..<shadowText.scalarCount) { $0.color = s.color; $0.backgroundColor = nil }
-            let shadowLayout = TextLayout(text: shadowText, constrainedTo: p.layout.constrainedSize)
-            shadowLayout.draw(into: layer, at: Point(x: pad, y: pad), scale: context.scale)
+            // The same layout (truncation and all) in one colour.
+            p.layout.draw(into: layer, at: Point(x: pad, y: pad), scale: context.scale, colorOverride: s.color)
             if isCancelled() { throw RasterError.cancelled }
             let blurred = s.radius > 0 ? try layer.blurred(radius: s.radius * context.scale, isCancelled: isCancelled) : layer
             context.canvas.draw(blurred, in: Rect(x: s.offset.x - pad, y: s.offset.y - pad, width: size.width, height: size.height),
