@@ -203,7 +203,7 @@ public final class InputDispatcher {
         a.touch.timestamp = event.timestamp
         a.touch.phase = .moved
         if let link = a.link { moveLinkPress(a, link); return }
-        for r in a.recognizers where r.state == .possible {
+        for r in a.recognizers where r.state != .failed {
             r.update(a.touch)
             r.touchMoved(a.touch)
         }
@@ -225,7 +225,7 @@ public final class InputDispatcher {
             lastTap = nil
         }
         if let link = a.link { endLinkPress(a, link); return }
-        for r in a.recognizers where r.state == .possible {
+        for r in a.recognizers where r.state != .failed {
             r.update(a.touch)
             r.touchEnded(a.touch)
         }
@@ -240,7 +240,7 @@ public final class InputDispatcher {
         defer { active[source] = nil; finish(a) }
         lastTap = nil
         if let link = a.link { cancelLinkPress(link); return }
-        for r in a.recognizers where r.state == .possible {
+        for r in a.recognizers where r.state != .failed {
             r.update(a.touch)
             r.touchCancelled(a.touch)
         }
