@@ -55,7 +55,6 @@ public final class InputDispatcher {
     }
     var active: [Touch.Source: ActiveTouch] = [:]
     private var lastTap: (location: Point, time: Double, count: Int)?
-    private var currentEvent: InputEvent?
     var debugOverlay: HitTestDebugOverlay?
 
     public init(rootNode: DisplayNode, configuration: Configuration = Configuration()) {
@@ -77,8 +76,7 @@ public final class InputDispatcher {
     /// Handles one event. Main thread.
     public func handle(_ event: InputEvent) {
         advance(to: event.timestamp)
-        currentEvent = event
-        defer { currentEvent = nil; updateDebugOverlay() }
+        defer { updateDebugOverlay() }
         switch event.kind {
         case let .pointerMove(p):
             pointerLocation = p
