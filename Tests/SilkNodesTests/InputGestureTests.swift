@@ -97,6 +97,34 @@ import SilkRaster
         #expect(control.log.suffix(2) == ["touchDown", "touchCancel"])
     }
 
+    /// The shape of a scroll container's pan: recognizes after 10 pt, takes the touch from the
+    /// control under it, and keeps following the finger.
+    @Test func aContinuousRecognizerFollowsTheTouchAfterRecognizing() {
+        final class Pan: GestureRecognizer, @unchecked Sendable {
+            let moves = Locked<[Double]>([])
+            override func touchMoved(_ touch: Touch) {
+                if state == .possible && touch.distanceFromStart > 10 { recognize() }
+                if state == .recognized { moves.withLock { $0.append(touch.location.y) } }
+            }
+        }
+        let control = LoggedControl(Rect(x: 0, y: 0, width: 100, height: 30))
+        let list = node(Rect(x: 0, y: 0, width: 100, height: 200), [control])
+        let root = node(Rect(x: 0, y: 0, width: 100, height: 200), [list])
+        let began = Locked(0)
+        let pan = Pan { _ in began.withLock { $0 += 1 } }
+        list.addGestureRecognizer(pan)
+        let d = InputDispatcher(rootNode: root)
+        d.down(50, 10, at: 1)
+        d.move(50, 15, at: 1.05)
+        d.move(50, 25, at: 1.1)
+        d.move(50, 40, at: 1.15)
+        d.up(at: 1.2)
+        #expect(began.current == 1)
+        #expect(pan.moves.current == [25, 40])
+        #expect(control.log == ["touchDown", "touchDragInside", "touchCancel"])
+        #expect(pan.state == .possible)                        // reset for the next gesture
+    }
+
     @Test func doubleTapsCountAndDoubleTapRecognizerFiresOnTheSecond() {
         let n = TouchRecorder(Rect(x: 0, y: 0, width: 100, height: 100))
         let root = node(Rect(x: 0, y: 0, width: 200, height: 200), [n])

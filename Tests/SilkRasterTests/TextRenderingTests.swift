@@ -92,6 +92,27 @@ struct TextRenderingTests {
         #expect(b.argb32(x: 1, y: 1) == Color(rgb: 0xFFE066).premultipliedARGB32)
     }
 
+    @Test func colorOverrideDrawsOneColourWithoutBackgrounds() throws {
+        var a = TextAttributes(fontSize: 20, color: .blue, underline: .single, backgroundColor: .green)
+        var t = AttributedText("Shadow 😀 ", attributes: a)
+        a.color = .black
+        t.append(AttributedText("text", attributes: a))
+        let l = TextLayout(text: t, constrainedTo: Size(width: .infinity, height: .infinity), maximumLines: 1)
+        let b = try Bitmap(width: Int(l.size.width) + 8, height: Int(l.size.height) + 8)
+        l.draw(into: b, at: Point(x: 4, y: 4), colorOverride: .red)
+        var ink = 0, other = 0
+        for y in 0..<b.height {
+            for x in 0..<b.width {
+                let p = b.argb32(x: x, y: y)
+                guard p >> 24 != 0 else { continue }
+                ink += 1
+                if p & 0xffff != 0 { other += 1 }  // any green or blue: not the override colour
+            }
+        }
+        #expect(ink > 100)
+        #expect(other == 0)
+    }
+
     @Test func glyphCacheHitsOnSecondDraw() throws {
         let cache = GlyphCache(byteBudget: 1 << 20)
         let l = TextLayout(text: paragraph, constrainedTo: Size(width: 300, height: .infinity))

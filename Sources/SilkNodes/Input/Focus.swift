@@ -68,12 +68,6 @@ extension InputDispatcher {
         focus(next, showsRing: true)
         return next
     }
-
-    /// Drops focus from a node that left the tree or can no longer be focused.
-    func validateFocus() {
-        guard let f = focusedNode else { return }
-        if !f.isDescendant(of: rootNode) || !f.isFocusable || !f.isHitTestableInTree { focus(nil) }
-    }
 }
 
 private func treeOrder(_ root: DisplayNode) -> [DisplayNode] {

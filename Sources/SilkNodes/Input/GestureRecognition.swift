@@ -13,6 +13,11 @@ import SilkGeometry
 /// that begins on a `ControlNode` is not shown to ancestors' recognizers that `yieldsToControls`
 /// (single taps), as Texture's controls refuse their superviews' tap recognizers.
 ///
+/// **Continuous gestures.** After recognizing, a recognizer keeps receiving its touches' moves
+/// and end, so a subclass such as a scroll container's pan recognizes once the finger has moved
+/// far enough (cancelling the button under it) and then follows the finger from `touchMoved`.
+/// `action` runs once, at recognition.
+///
 /// **Threads.** Create and configure on any thread (configuration is locked); the dispatcher
 /// drives recognition on the main thread, and `action` runs there.
 open class GestureRecognizer: @unchecked Sendable {

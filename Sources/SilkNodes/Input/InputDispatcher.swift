@@ -55,7 +55,6 @@ public final class InputDispatcher {
     }
     var active: [Touch.Source: ActiveTouch] = [:]
     private var lastTap: (location: Point, time: Double, count: Int)?
-    private var currentEvent: InputEvent?
     var debugOverlay: HitTestDebugOverlay?
 
     public init(rootNode: DisplayNode, configuration: Configuration = Configuration()) {
@@ -77,8 +76,7 @@ public final class InputDispatcher {
     /// Handles one event. Main thread.
     public func handle(_ event: InputEvent) {
         advance(to: event.timestamp)
-        currentEvent = event
-        defer { currentEvent = nil; updateDebugOverlay() }
+        defer { updateDebugOverlay() }
         switch event.kind {
         case let .pointerMove(p):
             pointerLocation = p
@@ -203,7 +201,7 @@ public final class InputDispatcher {
         a.touch.timestamp = event.timestamp
         a.touch.phase = .moved
         if let link = a.link { moveLinkPress(a, link); return }
-        for r in a.recognizers where r.state == .possible {
+        for r in a.recognizers where r.state != .failed {
             r.update(a.touch)
             r.touchMoved(a.touch)
         }
@@ -225,7 +223,7 @@ public final class InputDispatcher {
             lastTap = nil
         }
         if let link = a.link { endLinkPress(a, link); return }
-        for r in a.recognizers where r.state == .possible {
+        for r in a.recognizers where r.state != .failed {
             r.update(a.touch)
             r.touchEnded(a.touch)
         }
@@ -240,7 +238,7 @@ public final class InputDispatcher {
         defer { active[source] = nil; finish(a) }
         lastTap = nil
         if let link = a.link { cancelLinkPress(link); return }
-        for r in a.recognizers where r.state == .possible {
+        for r in a.recognizers where r.state != .failed {
             r.update(a.touch)
             r.touchCancelled(a.touch)
         }

@@ -13,7 +13,8 @@ import SilkGeometry
 //     layout.link(at: point)            -> TextLink?     (also a linked "… more" token)
 //     layout.isTruncationToken(at: point) -> Bool
 //     layout.rects(for: 3..<10)         -> [Rect]
-//     layout.draw(into: bitmap, at: originInPoints, scale: 2, clip: deviceRect, opacity: 1)  (TextRenderer.swift)
+//     layout.draw(into: bitmap, at: originInPoints, scale: 2, clip: deviceRect, opacity: 1,
+//                 colorOverride: nil)                            (TextRenderer.swift)
 //
 // Character indices count Unicode scalars (see AttributedText.swift).
 //

@@ -17,10 +17,12 @@ import SilkGeometry
 extension TextLayout {
     /// Draws the layout with its top-left at `origin` (points) into `bitmap` at `scale` device
     /// pixels per point, limited to `clip` (device pixels; nil: the whole bitmap), every colour's
-    /// alpha multiplied by `opacity` (0…1). Safe to call from several threads at once on
+    /// alpha multiplied by `opacity` (0…1). `colorOverride` draws every glyph (colour emoji as
+    /// silhouettes) and decoration in one colour and no backgrounds — for text shadows and masks
+    /// from the same layout, truncation included. Safe to call from several threads at once on
     /// different bitmaps.
     public func draw(into bitmap: Bitmap, at origin: Point = .zero, scale: Double = 1, clip: Rect? = nil,
-                     opacity: Double = 1, glyphCache: GlyphCache = .shared) {
+                     opacity: Double = 1, colorOverride: Color? = nil, glyphCache: GlyphCache = .shared) {
         guard scale.isFinite, scale > 0, origin.x.isFinite, origin.y.isFinite else { return }
         let alpha = opacity.isNaN ? 0 : min(1, max(0, opacity))
         guard alpha > 0, !lines.isEmpty else { return }
@@ -54,7 +56,7 @@ extension TextLayout {
         // Pass 1: backgrounds.
         for line in visible {
             for run in line.runs {
-                guard let bg = run.attributes.backgroundColor, run.width > 0 else { continue }
+                guard colorOverride == nil, let bg = run.attributes.backgroundColor, run.width > 0 else { continue }
                 let r = Rect(x: origin.x + line.rect.minX + run.x, y: origin.y + line.rect.minY,
                              width: run.width, height: line.rect.height).scaled(by: scale)
                 ctx.fill(snapped(r), bg)
@@ -70,7 +72,7 @@ extension TextLayout {
             for run in line.runs where !run.glyphs.isEmpty {
                 let size26_6 = Int((run.fontSize * scale * 64).rounded())
                 guard size26_6 > 0, size26_6 <= TextLayout.maximumGlyphPixelSize * 64 else { continue }
-                let source = ctx.solid(run.attributes.color)
+                let source = ctx.solid(colorOverride ?? run.attributes.color)
                 let sel = run.selection
                 var positions: [(x: Int, y: Int, phase: Int, index: Int)] = []
                 positions.reserveCapacity(run.glyphs.count)
@@ -116,7 +118,7 @@ extension TextLayout {
                 for p in positions {
                     let g = glyphCache.glyph(run.glyphs[p.index], face: sel.face, size26_6: size26_6, subpixel: p.phase,
                                              bold: sel.syntheticBold, oblique: sel.syntheticOblique)
-                    ctx.composite(g, x: p.x, y: p.y, color: source)
+                    ctx.composite(g, x: p.x, y: p.y, color: source, silhouette: colorOverride != nil)
                 }
             }
         }
@@ -130,7 +132,7 @@ extension TextLayout {
                 let baseline = ((origin.y + line.baseline) * scale).rounded()
                 let thickness = max(1, (face.underlineThickness * size * scale).rounded())
                 if a.underline != .none {
-                    let color = a.underlineColor ?? a.color
+                    let color = colorOverride ?? a.underlineColor ?? a.color
                     let top = baseline + max(1, (face.underlinePosition * size * scale).rounded()) - (thickness / 2).rounded(.down)
                     switch a.underline {
                     case .none: break
@@ -151,7 +153,7 @@ extension TextLayout {
                 if a.strikethrough {
                     let st = max(1, (face.strikeoutThickness * size * scale).rounded())
                     let top = baseline - (face.strikeoutPosition * size * scale).rounded() - (st / 2).rounded(.down)
-                    ctx.fill(Rect(x: x0, y: top, width: x1 - x0, height: st), a.color)
+                    ctx.fill(Rect(x: x0, y: top, width: x1 - x0, height: st), colorOverride ?? a.color)
                 }
             }
         }
@@ -195,8 +197,9 @@ private struct DrawContext {
         return s
     }
 
-    /// Composites one glyph with its pen at pixel (x, y on the baseline).
-    func composite(_ g: GlyphImage, x: Int, y: Int, color: OpaquePointer?) {
+    /// Composites one glyph with its pen at pixel (x, y on the baseline). A colour glyph is
+    /// drawn as itself, or with `silhouette` as a mask for `color`.
+    func composite(_ g: GlyphImage, x: Int, y: Int, color: OpaquePointer?, silhouette: Bool = false) {
         guard let image = g.image else { return }
         var dx = x + g.left, dy = y - g.top, w = g.width, h = g.height, sx = 0, sy = 0
         if dx < clip.x0 { sx += clip.x0 - dx; w -= clip.x0 - dx; dx = clip.x0 }
@@ -204,7 +207,7 @@ private struct DrawContext {
         if dx + w > clip.x1 { w = clip.x1 - dx }
         if dy + h > clip.y1 { h = clip.y1 - dy }
         guard w > 0, h > 0 else { return }
-        if g.isColor {
+        if g.isColor && !silhouette {
             pixman_image_composite32(PIXMAN_OP_OVER, image, opacityMask, destination, Int32(sx), Int32(sy), 0, 0,
                                      Int32(dx), Int32(dy), Int32(w), Int32(h))
         } else if let color {
