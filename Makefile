@@ -35,7 +35,7 @@ test: deps-test
 	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
 
 ## ThreadSanitizer over the run loop, render-thread and text concurrency tests (own build folder).
-TSAN_FILTER ?= SilkRunLoopTests|RenderThreadTests|RenderStressTests|concurrentLayoutAndDrawingMatch|ConcurrencyTests
+TSAN_FILTER ?= SilkRunLoopTests|RenderThreadTests|RenderStressTests|NodeStressTests|PipelineTests|concurrentLayoutAndDrawingMatch|ConcurrencyTests
 test-tsan: deps-test
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'

@@ -4,6 +4,18 @@ import SilkRender
 import SilkRunLoop
 
 extension Window {
+    /// Delivers an input event from a presenter to the node tree (main thread), and arms a
+    /// timer for the dispatcher's next gesture deadline.
+    @MainActor
+    public func handle(_ event: InputEvent) {
+        guard let dispatcher = inputDispatcher as? InputDispatcher else { return }
+        dispatcher.handle(event)
+        if let deadline = dispatcher.nextDeadline {
+            let delay = max(0, deadline - InputClock.now)
+            EventLoop.main.addTimer(after: .nanoseconds(Int64(delay * 1e9))) { dispatcher.tick(now: InputClock.now) }
+        }
+    }
+
     /// Shows `node` filling the window. The node tree then drives the layer tree: the main loop
     /// runs the node pass (`NodePass.observerOrder`), then the transaction committer
     /// (`TransactionCommitter.observerOrder`), then the window's layer commit.
@@ -15,6 +27,9 @@ extension Window {
         TransactionCommitter.shared.wakeUp = wake
         let pass = NodePass(rootNode: node, hostLayer: rootLayer, size: size, scale: scale)
         nodePass = pass
+        // Input: presenters hand their events to `inputDispatcher`; its gesture deadlines
+        // (long press, key repeat) are served by a loop timer armed after each event.
+        inputDispatcher = InputDispatcher(rootNode: node)
         loop.addObserver(.beforeWaiting, order: NodePass.observerOrder) { _ in pass.run() }
         loop.addObserver(.beforeWaiting, order: TransactionCommitter.observerOrder) { _ in
             TransactionCommitter.shared.commit()

@@ -24,6 +24,8 @@ public final class Window {
     private var lastCommitted: LayerSnapshot?
     /// The node pass when a root node is shown (see `setRootNode`).
     public internal(set) var nodePass: AnyObject?
+    /// The node tree's input dispatcher when a root node is shown (an `InputDispatcher`).
+    public internal(set) var inputDispatcher: AnyObject?
     private var observer: ObserverToken?
     private weak var loop: EventLoop?
 

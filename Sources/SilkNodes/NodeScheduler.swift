@@ -62,22 +62,47 @@ public final class NodeScheduler: @unchecked Sendable {
         wake?()
     }
 
-    /// True when a pass has something to do.
+    /// Counts of pending work, for diagnostics.
+    public var debugWorkSummary: String {
+        lock.withLock { "dirty \(dirty.count), layout roots \(layoutRoots.count), blocks \(passBlocks.count)" }
+    }
+
+    /// True when `root`'s pass has something to do (dirty nodes of its tree, or layout).
+    public func hasWork(for root: DisplayNode) -> Bool {
+        let (nodes, layout, blocks) = lock.withLock { (Array(dirty.values), layoutRoots[ObjectIdentifier(root)] != nil, !passBlocks.isEmpty) }
+        return layout || blocks || nodes.contains { $0.rootNode === root }
+    }
+
+    /// True when any pass has something to do.
     public var hasWork: Bool { lock.withLock { !dirty.isEmpty || !layoutRoots.isEmpty || !passBlocks.isEmpty } }
 
     /// Takes the work of one pass: the dirty nodes of `root`'s tree (and nodes whose layers
     /// `pass` loaded, which may have left the tree), `root` if it needs layout, and all queued
     /// blocks. Other trees' work stays for their own passes.
     func takeWork(root: DisplayNode, pass: NodePass) -> (dirty: [DisplayNode], needsLayout: Bool, blocks: [@Sendable () -> Void]) {
-        let (candidates, layout, blocks) = lock.withLock { () -> ([DisplayNode], Bool, [@Sendable () -> Void]) in
+        let (candidates, layout, blocks, roots) = lock.withLock { () -> ([DisplayNode], Bool, [@Sendable () -> Void], [DisplayNode]) in
             let b = passBlocks
             passBlocks = []
             let l = layoutRoots.removeValue(forKey: ObjectIdentifier(root)) != nil
-            return (Array(dirty.values), l, b)
+            return (Array(dirty.values), l, b, Array(layoutRoots.values))
+        }
+        // Requests from nodes that are no longer roots (configured, then added: adding already
+        // requested their real root's layout) or whose tree is in no window (attaching it lays
+        // it out anyway) are dropped, so they cannot pile up.
+        let orphanRoots = roots.filter { $0 !== root && ($0.supernode != nil || $0.loadedBy == nil) }
+        if !orphanRoots.isEmpty {
+            lock.withLock { for r in orphanRoots { layoutRoots.removeValue(forKey: ObjectIdentifier(r)) } }
         }
         // Deciding membership walks supernodes (their locks), so it happens outside ours.
-        let mine = candidates.filter { $0.rootNode === root || $0.loadedBy === pass }
-        lock.withLock { for n in mine { dirty.removeValue(forKey: ObjectIdentifier(n)) } }
+        var mine: [DisplayNode] = [], orphans: [DisplayNode] = []
+        for n in candidates {
+            let r = n.rootNode
+            if r === root || n.loadedBy === pass { mine.append(n) }
+            // No live pass shows it (never shown, or its window is gone): nothing to do, and
+            // attaching it to a window later marks it again.
+            else if r.loadedBy == nil && n.loadedBy == nil { orphans.append(n) }
+        }
+        lock.withLock { for n in mine + orphans { dirty.removeValue(forKey: ObjectIdentifier(n)) } }
         return (mine, layout, blocks)
     }
 }

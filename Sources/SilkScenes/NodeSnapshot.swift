@@ -24,7 +24,7 @@ public enum NodeSnapshot {
         for _ in 0..<8 {
             pass.run()
             TransactionCommitter.shared.commit()
-            if !scheduler.hasWork && !TransactionCommitter.shared.hasPendingCommits { break }
+            if !scheduler.hasWork(for: root) && !TransactionCommitter.shared.hasPendingCommits { break }
         }
         if ProcessInfo.processInfo.environment["SILK_DEBUG_NODES"] != nil {
             print(root.recursiveDescription)
