@@ -4,7 +4,7 @@ set -euo pipefail
 silk=$1; out=$2
 mkdir -p "$out"
 echo "Silk demo: rendering the snapshot scenes (headless PNG output)."
-for scene in card text shapes; do
+for scene in card rainforest text shapes; do
   "$silk" snapshot "$scene" --out "$out/$scene.png"
   "$silk" snapshot "$scene" --scale 2 --out "$out/$scene@2x.png"
 done

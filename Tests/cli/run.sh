@@ -107,6 +107,9 @@ for sig in TERM INT; do
   else bad "SIG$sig: rc=$rc after ${ms} ms: $(cat "$tmp/log")"; fi
   rm -f "$tmp/sig.png"
 done
+if timeout 120 env -u WAYLAND_DISPLAY "$silk" demo rainforest --frames 3 --no-scroll --size 640x480 --out "$tmp/rf.png" >"$tmp/log" 2>&1 \
+   && grep -q "frames presented" "$tmp/log" && [ "$(png_size "$tmp/rf.png")" = "640 480" ]; then ok
+else bad "demo rainforest --frames 3 --no-scroll: $(cat "$tmp/log")"; fi
 if timeout 10 "$silk" demo layers --backend wayland >"$tmp/log" 2>&1; then bad "--backend wayland should fail in this build"
 elif grep -q "not built yet" "$tmp/log"; then ok; else bad "--backend wayland: $(cat "$tmp/log")"; fi
 
