@@ -27,6 +27,7 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     private var presented = 0
     private var captureRequests: [(path: String, done: @Sendable (Result<Void, RasterError>) -> Void)] = []
     private var captureFolder: String?
+    private var captureStride = 1
     private let start = DispatchTime.now().uptimeNanoseconds
 
     public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, clock: Clock = .virtual,
@@ -60,8 +61,8 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
         defer { lock.unlock() }
         for r in damage.rects { frame.composite(backBuffer, from: r, to: r.origin, operation: .source) }
         presented += 1
-        if let folder = captureFolder {
-            try frame.writePNG(to: "\(folder)/frame-\(String(format: "%05d", timing.index)).png")
+        if let folder = captureFolder, presented % captureStride == 1 || captureStride == 1 {
+            try frame.writePNG(to: "\(folder)/frame-\(String(format: "%05d", presented)).png")
         }
         let requests = captureRequests
         captureRequests = []
@@ -89,9 +90,10 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
         try currentFrame().writePNG(to: path)
     }
 
-    /// Writes every presented frame as `frame-NNNNN.png` into `folder` (nil stops).
-    public func captureEveryFrame(into folder: String?) {
-        lock.lock(); captureFolder = folder; lock.unlock()
+    /// Writes every `stride`-th presented frame as `frame-NNNNN.png` (N: presented-frame
+    /// number) into `folder`; nil stops.
+    public func captureEveryFrame(into folder: String?, stride: Int = 1) {
+        lock.lock(); captureFolder = folder; captureStride = max(1, stride); lock.unlock()
     }
 
     /// Blocks until at least `count` frames were presented or `timeout` seconds passed.

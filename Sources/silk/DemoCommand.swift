@@ -30,6 +30,8 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Stop after this many presented frames.") var frames: Int?
     @Flag(help: "Show the first screen without scrolling.") var noScroll = false
     @Option(help: "Headless: where to write the last frame.") var out: String = "out/demo.png"
+    @Option(help: "Headless: also write every Nth presented frame into --frames-dir.") var captureEvery: Int = 0
+    @Option(help: "Headless: folder for the captured frames.") var framesDir: String = "out/frames"
 
     func run() throws {
         guard let backend = Backend(rawValue: backend) else { fail("--backend \(backend): expected auto, wayland, fbdev or headless") }
@@ -65,6 +67,10 @@ struct DemoCommand: ParsableCommand {
                 let d = (t * 1200).truncatingRemainder(dividingBy: 2 * range)
                 list.scroll(to: d < range ? d : 2 * range - d)
             }
+        }
+        if captureEvery > 0, let headless = window.presenter as? HeadlessPresenter {
+            headless.captureEveryFrame(into: framesDir, stride: captureEvery)
+            print("silk demo: writing every \(captureEvery)th frame to \(framesDir)/")
         }
         print("silk demo: \(name.rawValue) running; Ctrl-C or SIGTERM stops it")
         fflush(nil)
