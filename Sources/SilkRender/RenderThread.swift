@@ -27,6 +27,8 @@ public struct FrameReport: Sendable {
 /// Invariant behind `@unchecked Sendable`: the compositor and presenter are used only on the
 /// render thread after `start()`; everything else shared is guarded by `lock`.
 public final class RenderThread: @unchecked Sendable {
+    /// `SILK_RENDER_STATS=1` prints the compositor's statistics once a second (diagnostics).
+    static let logStatistics = ProcessInfo.processInfo.environment["SILK_RENDER_STATS"] != nil
     private let presenter: any Presenter
     private let compositor: Compositor
     private let lock = NSCondition()
@@ -128,6 +130,10 @@ public final class RenderThread: @unchecked Sendable {
                 }
             }
             let t2 = DispatchTime.now().uptimeNanoseconds
+            if RenderThread.logStatistics, timing.index % 60 == 30 {
+                let st = compositor.lastStatistics
+                print("render: frame \(timing.index) entries \(st.entries) drawn \(st.entriesDrawn) src \(st.srcFastPaths) damage \(Int(st.damagedPixels)) px in \(st.damagedRects) rects, composite \(String(format: "%.3f", Double(c1 - c0) / 1e6)) ms CPU")
+            }
             lock.lock()
             animating = frame.hasRunningAnimations
             presentedSequence = sequence
