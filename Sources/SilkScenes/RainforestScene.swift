@@ -88,8 +88,15 @@ public final class RainforestListNode: DisplayNode, @unchecked Sendable {
 public enum RainforestScene {
     public static let defaultSize = Size(width: 1280, height: 720)
 
+    /// Builds the list and measures it on a background queue (text shaping included), as
+    /// Texture measures cells off main: the main thread's first pass then finds every layout
+    /// in the nodes' caches and only applies frames.
     public static func makeList(count: Int = 200, viewport: Size, scale: Double) -> RainforestListNode {
-        NodeSnapshot.buildInBackground { RainforestListNode(count: count, viewport: viewport, scale: scale) }
+        NodeSnapshot.buildInBackground {
+            let list = RainforestListNode(count: count, viewport: viewport, scale: scale)
+            _ = try? list.layoutThatFits(SizeRange(exactly: viewport), parentSize: viewport)
+            return list
+        }
     }
 
     public static func render(size: Size = defaultSize, scale: Double = 1, offset: Double = 0) throws -> Bitmap {
