@@ -172,6 +172,22 @@ public final class Bitmap: @unchecked Sendable, CustomStringConvertible {
                                  Int32(s.width), Int32(s.height))
     }
 
+    /// Moves the pixels of `rect` by (dx, dy) within this bitmap (overlap allowed: rows are
+    /// copied in the safe order with memmove). Both `rect` and its destination must lie inside
+    /// the bitmap; otherwise nothing happens.
+    public func move(_ rect: Rect, by dx: Int, _ dy: Int) {
+        let r = rect.integral
+        guard !r.isEmpty, bounds.contains(r), bounds.contains(r.offsetBy(dx: Double(dx), dy: Double(dy))) else { return }
+        let bpp = format.bytesPerPixel
+        let x0 = Int(r.minX), y0 = Int(r.minY), w = Int(r.width), h = Int(r.height)
+        let rows: [Int] = dy > 0 ? Array((0..<h).reversed()) : Array(0..<h)
+        for k in rows {
+            let src = data + (y0 + k) * stride + x0 * bpp
+            let dst = data + (y0 + k + dy) * stride + (x0 + dx) * bpp
+            memmove(dst, src, w * bpp)
+        }
+    }
+
     /// A deep copy in `format` (default: the same).
     public func copy(format: PixelFormat? = nil) throws(RasterError) -> Bitmap {
         let out = try Bitmap(width: width, height: height, format: format ?? self.format)

@@ -19,6 +19,9 @@ public final class Compositor {
     /// Skip pixels that opaque layers above will cover (on by default; off gives the naive
     /// painter's algorithm, which the property test uses as its reference).
     public var occlusionCulling = true
+    /// Move already-composited pixels when content scrolls by whole pixels (on by default; the
+    /// property test's reference turns it off).
+    public var scrollBlits = true
 
     private var previous: [RenderEntry] = []
     private var animationStarts: [UInt64: Double] = [:]
@@ -30,6 +33,8 @@ public final class Compositor {
         public var damagedPixels = 0.0
         public var entriesDrawn = 0
         public var srcFastPaths = 0
+        /// Pixels moved by a scroll blit instead of being repainted.
+        public var scrolledPixels = 0.0
     }
     public private(set) var lastStatistics = Statistics()
 
@@ -67,20 +72,38 @@ public final class Compositor {
         animationStarts = builder.animationStarts.filter { builder.seenAnimations.contains($0.key) }
 
         var region = DamageRegion()
+        var moved: Rect? = nil
         if needsFullRepaint {
             region.add(screen)
             needsFullRepaint = false
         } else {
-            damage(from: previous, to: list, into: &region)
+            var oldIndex: [Layer.LayerID: Int] = [:]
+            oldIndex.reserveCapacity(previous.count)
+            for (i, e) in previous.enumerated() { oldIndex[e.id] = i }
+            if scrollBlits, let (blit, movers) = ScrollBlit.detect(old: previous, new: list, oldIndex: oldIndex) {
+                let area = blit.area.intersection(screen)
+                if !area.isEmpty {
+                    backBuffer.move(area.offsetBy(dx: -blit.dx, dy: -blit.dy), by: Int(blit.dx), Int(blit.dy))
+                    moved = area
+                }
+                scrollDamage(from: previous, to: list, oldIndex: oldIndex, blit: blit, movers: movers, into: &region)
+            } else {
+                damage(from: previous, to: list, into: &region)
+            }
         }
         region = region.clipped(to: screen)
         var stats = Statistics(entries: list.count)
         for rect in region.rects { repaint(rect, list: list, stats: &stats) }
         stats.damagedRects = region.rects.count
         stats.damagedPixels = region.area
+        stats.scrolledPixels = moved.map { $0.width * $0.height } ?? 0
         lastStatistics = stats
         previous = list
-        return Frame(damage: region, hasRunningAnimations: builder.hasRunningAnimations)
+        // The presenter must update everything that changed: the repainted damage and the
+        // moved pixels.
+        var presented = region
+        if let moved { presented.add(moved) }
+        return Frame(damage: presented.clipped(to: screen), hasRunningAnimations: builder.hasRunningAnimations)
     }
 
     /// Repaints the whole buffer from `root` regardless of damage (the reference the property

@@ -132,7 +132,7 @@ public final class RenderThread: @unchecked Sendable {
             let t2 = DispatchTime.now().uptimeNanoseconds
             if RenderThread.logStatistics, timing.index % 60 == 30 {
                 let st = compositor.lastStatistics
-                print("render: frame \(timing.index) entries \(st.entries) drawn \(st.entriesDrawn) src \(st.srcFastPaths) damage \(Int(st.damagedPixels)) px in \(st.damagedRects) rects, composite \(String(format: "%.3f", Double(c1 - c0) / 1e6)) ms CPU")
+                print("render: frame \(timing.index) entries \(st.entries) drawn \(st.entriesDrawn) src \(st.srcFastPaths) damage \(Int(st.damagedPixels)) px in \(st.damagedRects) rects, scrolled \(Int(st.scrolledPixels)) px, composite \(String(format: "%.3f", Double(c1 - c0) / 1e6)) ms CPU")
             }
             lock.lock()
             animating = frame.hasRunningAnimations

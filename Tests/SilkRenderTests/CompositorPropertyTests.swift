@@ -28,6 +28,21 @@ struct SeededGenerator: RandomNumberGenerator {
         root.frame = Rect(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height))
         root.backgroundColor = Color(rgb: 0x202020)
         var layers: [Layer] = []
+        // A scroll list among the random layers: a clipping viewport with a column of tiles
+        // taller than it (whole-pixel scrolls of it take the compositor's blit path).
+        let list = Layer()
+        list.frame = Rect(x: 12, y: 8, width: 60, height: 48)
+        list.clipsToBounds = true
+        list.backgroundColor = Color(rgb: 0x334455)
+        root.addSublayer(list)
+        var tiles: [Layer] = []
+        for k in 0..<10 {
+            let tile = Layer()
+            tile.frame = Rect(x: 2, y: Double(k) * 18, width: 56, height: 16)
+            tile.backgroundColor = Color(red: Double(k) / 10, green: 0.6, blue: 1 - Double(k) / 10, alpha: k % 3 == 0 ? 0.7 : 1)
+            list.addSublayer(tile)
+            tiles.append(tile)
+        }
         let palette = try (0..<6).map { k -> Bitmap in
             let b = try Bitmap(width: 8 + k * 3, height: 6 + k * 2)
             b.fill(Color(red: Double(k) / 6, green: 1 - Double(k) / 6, blue: 0.5, alpha: k % 2 == 0 ? 1 : 0.6))
@@ -37,13 +52,30 @@ struct SeededGenerator: RandomNumberGenerator {
         let incremental = try Compositor(pixelWidth: Self.width, pixelHeight: Self.height, clearColor: .black)
         let reference = try Compositor(pixelWidth: Self.width, pixelHeight: Self.height, clearColor: .black)
         reference.occlusionCulling = false  // the naive painter's algorithm is the oracle
+        reference.scrollBlits = false
         var time = 0.0
         let steps = 1500
+        var blitFrames = 0
+        defer { #expect(blitFrames >= 20, "seed \(seed): only \(blitFrames) frames scrolled by blit; the test must exercise it") }
         for step in 0..<steps {
+            if step % 3 == 0 {
+                // Scroll the list by whole pixels most of the time.
+                let d = Double(Int.random(in: -6...6, using: &rng))
+                list.bounds.origin = Point(x: 0, y: min(140, max(-10, list.bounds.origin.y + d)))
+            }
+            if step % 5 == 0, let tile = tiles.randomElement(using: &rng) {
+                // Changes inside the scrolling content, sometimes in the same frame as a scroll.
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: tile.backgroundColor = Color(red: Double.random(in: 0...1, using: &rng), green: 0.5, blue: 0.5)
+                case 1: tile.opacity = [0.5, 1].randomElement(using: &rng)!
+                default: tile.contents = Bool.random(using: &rng) ? palette.randomElement(using: &rng) : nil
+                }
+            }
             mutate(root: root, layers: &layers, palette: palette, rng: &rng)
             time += 1.0 / 60
             let snap = root.snapshot()
             incremental.composite(snap, at: time)
+            if incremental.lastStatistics.scrolledPixels > 0 { blitFrames += 1 }
             reference.compositeFully(snap, at: time)
             let diff = firstDifference(incremental.backBuffer, reference.backBuffer)
             #expect(diff == nil, "seed \(seed) step \(step): pixel \(diff.map { "\($0)" } ?? "") differs")
@@ -73,8 +105,13 @@ struct SeededGenerator: RandomNumberGenerator {
             if let l = anyLayer(), let p = l.superlayer { p.insertSublayer(l, at: Int.random(in: 0...p.sublayers.count, using: &rng)) }
         case 4:  // move (integral and fractional)
             if let l = anyLayer() { l.position = Point(x: l.position.x + rand(-8...8), y: l.position.y + rand(-8...8).rounded()) }
-        case 5:  // scroll: move the bounds origin of a container
-            if let l = anyLayer() { l.bounds.origin = Point(x: rand(-6...6).rounded(), y: rand(-10...10)) ; l.clipsToBounds = Bool.random(using: &rng) }
+        case 5:  // scroll: move the bounds origin of a container, mostly by whole pixels
+            if let l = (Bool.random(using: &rng) ? layers.max(by: { $0.sublayers.count < $1.sublayers.count }) : anyLayer()) {
+                let whole = Int.random(in: 0..<4, using: &rng) != 0
+                l.bounds.origin = Point(x: l.bounds.origin.x + (whole ? Double(Int.random(in: -3...3, using: &rng)) : rand(-2...2)),
+                                        y: l.bounds.origin.y + (whole ? Double(Int.random(in: -8...8, using: &rng)) : rand(-4...4)))
+                if Int.random(in: 0..<5, using: &rng) == 0 { l.clipsToBounds.toggle() }
+            }
         case 6:  // opacity
             if let l = anyLayer() { l.opacity = [0, 0.3, 0.7, 1].randomElement(using: &rng)! }
         case 7:  // contents change
