@@ -57,8 +57,10 @@ public final class AsyncTransaction: @unchecked Sendable {
     }
 
     private func finish() {
-        completion.leave()
+        // Hand the results to the committer before waking waiters: a `neverShowPlaceholders`
+        // pass waits for this and commits right after, and must find them there.
         TransactionCommitter.shared.transactionCompleted(self)
+        completion.leave()
     }
 
     /// Blocks until every job finished or `timeout` passed (for `neverShowPlaceholders`).

@@ -1,4 +1,4 @@
-import Synchronization
+
 import SilkGeometry
 
 /// The entries of a layout cache, as a plain value: a node that already guards its state with
@@ -53,9 +53,9 @@ public struct LayoutCacheEntries: Sendable {
 /// its version (or calls `removeAll`) when something that affects layout changes.
 /// Holds a few entries because a parent stack may measure a child at several sizes per pass.
 public final class LayoutCache: Sendable {
-    private let storage: Mutex<LayoutCacheEntries>
+    private let storage: LayoutLock<LayoutCacheEntries>
 
-    public init(capacity: Int = 4) { storage = Mutex(LayoutCacheEntries(capacity: capacity)) }
+    public init(capacity: Int = 4) { storage = LayoutLock(LayoutCacheEntries(capacity: capacity)) }
 
     public func layout(for range: SizeRange, version: UInt64) -> Layout? {
         storage.withLock { $0.layout(for: range, version: version) }

@@ -1,4 +1,4 @@
-import Synchronization
+
 import SilkGeometry
 
 /// A mutable, thread-safe layout element with a cache: the minimal model of a display node.
@@ -30,11 +30,11 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
 
     public let name: String
     public let content: Content
-    private let state: Mutex<State>
+    private let state: LayoutLock<State>
 
     public init(name: String = "node", style: Style = Style(), content: Content) {
         self.name = name; self.content = content
-        state = Mutex(State(style: style))
+        state = LayoutLock(State(style: style))
     }
     /// A leaf measured by `measure`.
     public convenience init(name: String = "leaf", style: Style = Style(),
