@@ -141,7 +141,7 @@ public final class KioskNode: DisplayNode, @unchecked Sendable {
 /// A photo tile: the photo, a caption band with the title; a thick border when selected.
 public final class KioskTileNode: ControlNode, @unchecked Sendable {
     public let index: Int
-    let photo = ImageNode()
+    public let photo = ImageNode()
     let caption = TextNode()
     let band = DisplayNode()
     /// Drawn over the photo: the selection border (a layer border is drawn under the sublayers).
