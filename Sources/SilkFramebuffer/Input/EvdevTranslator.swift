@@ -185,10 +185,14 @@ public final class EvdevTranslator {
         return out
     }
 
-    /// After SYN_DROPPED: drop half-read state; touches in progress are cancelled.
+    /// After SYN_DROPPED: drop the half-read frame; touches already down stay down.
     private func resynced(_ d: DeviceState) -> DeviceState {
         var n = DeviceState(kind: d.kind, xRange: d.xRange, yRange: d.yRange, multitouch: d.multitouch)
-        n.absX = d.absX; n.absY = d.absY
+        n.absX = d.absX; n.absY = d.absY; n.touchDown = d.touchDown; n.slot = d.slot
+        for i in n.slots.indices {
+            n.slots[i].active = d.slots[i].active; n.slots[i].trackingID = d.slots[i].trackingID
+            n.slots[i].x = d.slots[i].x; n.slots[i].y = d.slots[i].y
+        }
         return n
     }
 
