@@ -111,7 +111,7 @@ struct FormatTests {
             Issue.record("opened a missing device")
         } catch {
             #expect(error.kind == .missing)
-            #expect(error.description.hasPrefix("/nonexistent/fb7: no such device"))
+            #expect(error.description.hasPrefix("/nonexistent/fb7 does not exist"))
         }
     }
 }
