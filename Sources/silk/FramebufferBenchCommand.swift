@@ -20,12 +20,12 @@ struct FramebufferBenchCommand: ParsableCommand {
         let w = Int(size.size.width), h = Int(size.size.height)
         var cases: [(String, FramebufferPixelFormat?, Rotation, Bool)] = []
         if device != nil {
-            cases = [("device format", nil, .none, false), ("device format, rotated 90°", nil, .clockwise90, false)]
+            cases = [("as the device is", nil, .none, false), ("rotated 90°", nil, .clockwise90, false)]
         } else {
-            cases = [("XRGB8888", .xrgb8888, .none, false), ("BGRX8888", .bgrx8888, .none, false),
-                     ("RGB565", .rgb565, .none, false), ("RGB565 dithered", .rgb565, .none, true),
-                     ("RGB888", .rgb888, .none, false), ("XRGB8888 rotated 90°", .xrgb8888, .clockwise90, false),
-                     ("RGB565 rotated 90°", .rgb565, .clockwise90, false)]
+            cases = [("32 bpp", .xrgb8888, .none, false), ("32 bpp, byte-swapped", .bgrx8888, .none, false),
+                     ("16 bpp", .rgb565, .none, false), ("16 bpp, dithered", .rgb565, .none, true),
+                     ("24 bpp", .rgb888, .none, false), ("32 bpp, rotated 90°", .xrgb8888, .clockwise90, false),
+                     ("16 bpp, rotated 90°", .rgb565, .clockwise90, false)]
         }
         print("fbdev-bench: full-damage copy, median of \(frames) frames\(device.map { " on \($0)" } ?? " of \(w)×\(h) on a file in /dev/shm")")
         for (label, format, rotation, dither) in cases {
@@ -49,9 +49,9 @@ struct FramebufferBenchCommand: ParsableCommand {
             times.sort()
             let bytes = Double(presenter.info.width * presenter.info.height * presenter.format.bytesPerPixel)
             let median = times[times.count / 2]
-            print(String(format: "  %-26@ %@ %6.3f ms (min %.3f, p90 %.3f), %.2f GB/s written", label as NSString,
-                         presenter.format.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0),
-                         median, times[0], times[times.count * 9 / 10], bytes / median / 1e6))
+            let name = "\(label) (\(presenter.format))".padding(toLength: 34, withPad: " ", startingAt: 0)
+            print("  " + name + String(format: "%6.3f ms (min %.3f, p90 %.3f), %.2f GB/s written",
+                                       median, times[0], times[times.count * 9 / 10], bytes / median / 1e6))
             presenter.shutDown()
         }
     }
