@@ -6,7 +6,7 @@ SILK_DEBUG := $(BUILD_DIR)/debug/silk
 SILK       := $(BUILD_DIR)/$(CONFIG)/silk
 OUT        ?= out
 
-.PHONY: all demo test test-tsan build build-debug deps deps-test unit-tests cli-tests snapshots record-golden clean
+.PHONY: all demo test test-tsan build build-debug deps deps-test unit-tests cli-tests e2e-fbdev snapshots record-golden clean
 
 all: build
 
@@ -32,6 +32,7 @@ demo: build
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory unit-tests cli-tests
+	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-fbdev; fi
 	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
 
 ## ThreadSanitizer over the run loop, render-thread and text concurrency tests (own build folder).
@@ -45,6 +46,13 @@ unit-tests:
 
 cli-tests:
 	@Tests/cli/run.sh $(SILK_DEBUG)
+
+## The framebuffer presenter on a real /dev/fb0 in QEMU (bochs 32 bpp and vesafb RGB565): the
+## release binary with a static Swift runtime, compared with the headless snapshot, keys, a
+## click, SIGTERM. Under two minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
+e2e-fbdev: deps-test
+	$(SWIFT) build -c release --static-swift-stdlib --product silk
+	timeout 170 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
 
 ## Re-record golden snapshots after an intended visual change (then look at the PNGs!).
 record-golden:

@@ -8,7 +8,10 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   libfreetype6-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libpng-dev
   libjpeg62-turbo-dev libturbojpeg0-dev fonts-dejavu-core)
 # Fonts the text tests rely on (CJK, Arabic, Hebrew, colour emoji); small enough for CI.
-test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-emoji)
+test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-emoji
+  # The framebuffer end-to-end test: QEMU, an initramfs (cpio, a static busybox) and XKB data;
+  # Tests/e2e/fbdev.sh downloads Debian's kernel package itself unless linux-image-amd64 is installed.
+  qemu-system-x86 cpio busybox-static xkb-data)
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in

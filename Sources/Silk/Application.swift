@@ -1,4 +1,5 @@
 import Foundation
+import SilkFramebuffer
 import SilkGeometry
 import SilkRaster
 import SilkRender
@@ -13,6 +14,11 @@ public final class Application {
     public let loop: EventLoop
     public private(set) var windows: [Window] = []
     public let backend: Backend
+    /// Framebuffer device, rotation, pacing and evdev input options (used by `fbdev` and `auto`).
+    public var framebufferOptions = FramebufferOptions()
+    public var inputOptions = InputOptions()
+    /// Whether the framebuffer backend switches the console to graphics mode (and back).
+    public var takesConsole = true
 
     public init(backend: Backend = .auto) {
         EventLoop.installSignalHandling()
@@ -29,10 +35,12 @@ public final class Application {
             throw BackendError("window size \(size) at scale \(scale) is not positive and finite")
         }
         let w = Int((size.width * scale).rounded(.up)), h = Int((size.height * scale).rounded(.up))
-        let choice = try backend.open(pixelWidth: w, pixelHeight: h, scale: scale, headlessClock: headlessClock)
+        let choice = try backend.open(pixelWidth: w, pixelHeight: h, scale: scale, headlessClock: headlessClock,
+                                      framebuffer: framebufferOptions, input: inputOptions, takeConsole: takesConsole)
         explanation?(choice.explanation)
         let window = try Window(presenter: choice.presenter, background: background, loop: loop)
         windows.append(window)
+        choice.attach?(window)
         return window
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SilkFramebuffer
 import SilkRaster
 import SilkRender
 
@@ -23,21 +24,30 @@ public struct BackendChoice {
     public let backend: Backend
     /// Human-readable reasoning ("WAYLAND_DISPLAY is not set; /dev/fb0: …; using headless").
     public let explanation: String
+    /// Called once the window exists (the framebuffer backend starts input there).
+    var attach: (@MainActor (Window) -> Void)? = nil
 }
 
 extension Backend {
     /// Opens a presenter for this backend at `pixelWidth`×`pixelHeight`.
     ///
-    /// The Wayland and framebuffer presenters are not part of this build yet: asking for them
-    /// explicitly is an error; `auto` notes why it skipped them and falls back to headless.
+    /// The Wayland presenter is not part of this build yet: asking for it explicitly is an
+    /// error. The framebuffer fills its screen (the requested size is ignored); `framebuffer`
+    /// chooses the device, rotation and pacing, `input` the evdev options. `auto` notes why it
+    /// skipped a backend and falls back to headless.
     public func open(pixelWidth: Int, pixelHeight: Int, scale: Double,
                      environment: [String: String] = ProcessInfo.processInfo.environment,
-                     headlessClock: HeadlessPresenter.Clock = .realTime) throws -> BackendChoice {
+                     headlessClock: HeadlessPresenter.Clock = .realTime,
+                     framebuffer: FramebufferOptions = FramebufferOptions(),
+                     input: InputOptions = InputOptions(), takeConsole: Bool = true) throws -> BackendChoice {
+        var framebuffer = framebuffer
+        framebuffer.scale = scale
         switch self {
         case .wayland:
             throw BackendError("--backend wayland: the Wayland presenter is not built yet in this version of Silk")
         case .fbdev:
-            throw BackendError("--backend fbdev: the framebuffer presenter is not built yet in this version of Silk")
+            return try FramebufferBackend.open(options: framebuffer, input: input, takeConsole: takeConsole,
+                                               environment: environment)
         case .headless:
             let p = try HeadlessPresenter(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, clock: headlessClock)
             return BackendChoice(presenter: p, backend: .headless, explanation: "headless (requested)")
@@ -48,11 +58,14 @@ extension Backend {
             } else {
                 reasons.append("WAYLAND_DISPLAY is not set")
             }
-            let fb = environment["SILK_FBDEV"] ?? "/dev/fb0"
-            if FileManager.default.fileExists(atPath: fb) {
-                reasons.append("\(fb) exists, but the framebuffer presenter is not built yet")
-            } else {
-                reasons.append("\(fb) does not exist")
+            do {
+                let choice = try FramebufferBackend.open(options: framebuffer, input: input, takeConsole: takeConsole,
+                                                         environment: environment)
+                return BackendChoice(presenter: choice.presenter, backend: .fbdev,
+                                     explanation: reasons.joined(separator: "; ") + "; " + choice.explanation,
+                                     attach: choice.attach)
+            } catch {
+                reasons.append("\(error)")
             }
             let p = try HeadlessPresenter(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, clock: headlessClock)
             return BackendChoice(presenter: p, backend: .headless,

@@ -15,6 +15,7 @@ public enum SceneName: String, CaseIterable, Sendable {
     case shapes
     case text
     case image
+    case kiosk
 
     public var defaultSize: Size {
         switch self {
@@ -23,6 +24,7 @@ public enum SceneName: String, CaseIterable, Sendable {
         case .shapes: ShapesScene.defaultSize
         case .image: Size(width: 640, height: 480)
         case .text: Size(width: 800, height: 900)
+        case .kiosk: KioskScene.defaultSize
         }
     }
 
@@ -31,6 +33,7 @@ public enum SceneName: String, CaseIterable, Sendable {
         let size = size ?? scene.defaultSize
         switch scene {
         case .card: return try CardScene.render(size: size, scale: scale)
+        case .kiosk: return try KioskScene.render(size: size, scale: scale)
         case .rainforest:
             let offset = Double(ProcessInfo.processInfo.environment["SILK_SCROLL"] ?? "") ?? 0
             return try RainforestScene.render(size: size, scale: scale, offset: offset)

@@ -20,6 +20,8 @@ struct DemoCommand: ParsableCommand {
         case layers
         /// The Texture tutorial's rainforest cards, built from nodes, drawn asynchronously.
         case rainforest
+        /// A full-screen dashboard for a touch panel: clock, photo tiles, buttons, a list.
+        case kiosk
     }
 
     @Argument(help: "Demo: \(Name.allCases.map(\.rawValue).joined(separator: ", ")).") var name: Name = .rainforest
@@ -32,6 +34,8 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Headless: where to write the last frame.") var out: String = "out/demo.png"
     @Option(help: "Headless: also write every Nth presented frame into --frames-dir.") var captureEvery: Int = 0
     @Option(help: "Headless: folder for the captured frames.") var framesDir: String = "out/frames"
+    @OptionGroup(title: "Framebuffer") var fb: FramebufferArguments
+    @Option(help: "Kiosk: show this fixed text in the clock instead of the time (reproducible screens).") var clock: String?
 
     func run() throws {
         guard let backend = Backend(rawValue: backend) else { fail("--backend \(backend): expected auto, wayland, fbdev or headless") }
@@ -43,6 +47,9 @@ struct DemoCommand: ParsableCommand {
     @MainActor
     func runOnMain(_ backend: Backend) -> Int32 {
         let app = Application(backend: backend)
+        app.framebufferOptions = fb.framebufferOptions
+        app.inputOptions = fb.inputOptions
+        app.takesConsole = !fb.noConsole
         let window: Window
         do {
             window = try app.makeWindow(size: size.size, scale: scale) { print("silk demo: backend: \($0)") }
@@ -50,6 +57,7 @@ struct DemoCommand: ParsableCommand {
             fail("\(error)")
         }
         let update: (Double) -> Void
+        var noScrollUpdate = noScroll
         switch name {
         case .layers:
             let scene: LayersScrollScene
@@ -67,6 +75,39 @@ struct DemoCommand: ParsableCommand {
                 let d = (t * 1200).truncatingRemainder(dividingBy: 2 * range)
                 list.scroll(to: d < range ? d : 2 * range - d)
             }
+        case .kiosk:
+            guard RainforestCatalog.entries[0].photoPath != nil else { fail("demo kiosk: assets/photos not found (set SILK_ASSETS)") }
+            let viewport = window.size
+            let kiosk = NodeSnapshot.buildInBackground { KioskNode(viewport: viewport) }
+            kiosk.onChange = { print("kiosk: \($0)"); fflush(nil) }
+            window.setRootNode(kiosk)
+            let fixedClock = clock
+            kiosk.setClock(fixedClock ?? KioskNode.clockText())
+            if fixedClock == nil {
+                app.loop.addTimer(after: .milliseconds(1000 - Int64(Date().timeIntervalSince1970 * 1000) % 1000),
+                                  repeating: .seconds(1)) { kiosk.setClock(KioskNode.clockText()) }
+            }
+            // Say once when everything is on screen (the end-to-end test waits for this line).
+            // "On screen": nothing to commit, the last commit presented, and no
+            // display result committed for half a second (photos decode on display queues).
+            var settledTicks = 0
+            var announced = false
+            var lastResults = -1
+            app.loop.addTimer(after: .milliseconds(100), repeating: .milliseconds(100)) {
+                guard !announced else { return }
+                let results = TransactionCommitter.shared.statistics.committedResults
+                let idle = !TransactionCommitter.shared.hasPendingCommits
+                    && results == lastResults && results > 0
+                    && window.presentedFrames > 0 && window.renderThread.waitUntilPresented(timeout: 0, includingAnimations: true)
+                lastResults = results
+                if ProcessInfo.processInfo.environment["SILK_DEBUG_READY"] != nil {
+                    print("ready? work \(NodeScheduler.shared.hasWork(for: kiosk)) pending \(TransactionCommitter.shared.hasPendingCommits) results \(results) frames \(window.presentedFrames) presented \(window.renderThread.waitUntilPresented(timeout: 0, includingAnimations: true))")
+                }
+                settledTicks = idle ? settledTicks + 1 : 0
+                if settledTicks >= 5 { announced = true; print("silk demo: kiosk displayed (\(window.presentedFrames) frames)"); fflush(nil) }
+            }
+            noScrollUpdate = true
+            update = { _ in }
         }
         if captureEvery > 0, let headless = window.presenter as? HeadlessPresenter {
             headless.captureEveryFrame(into: framesDir, stride: captureEvery)
@@ -79,7 +120,7 @@ struct DemoCommand: ParsableCommand {
         app.loop.addTimer(after: .zero, repeating: .microseconds(16_667)) {
             let elapsed = app.loop.now - start
             let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            if !noScroll { update(t) }
+            if !noScrollUpdate { update(t) }
             if let seconds, t >= seconds { app.quit() }
             if let frames, window.presentedFrames >= frames { app.quit() }
         }
@@ -103,6 +144,10 @@ struct DemoCommand: ParsableCommand {
             }
         }
         print("silk demo: \(window.presentedFrames) frames presented; stopped (\(reason))")
+        if let error = window.renderThread.error {
+            FileHandle.standardError.write(Data("silk: \(error)\n".utf8))
+            return 1
+        }
         return 0
     }
 }

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <pthread.h>
 #include <time.h>
+#include <sys/inotify.h>
+#include <stdlib.h>
+#include <stdatomic.h>
 
 const int SILK_F_SEAL_SHRINK = F_SEAL_SHRINK;
 const int SILK_F_SEAL_GROW = F_SEAL_GROW;
@@ -108,3 +111,69 @@ int silk_ioctl_int(int fd, unsigned long request, unsigned long arg) { return io
 int silk_evdev_name(int fd, char *buf, int len) { return ioctl(fd, EVIOCGNAME(len), buf); }
 int silk_evdev_bits(int fd, int ev, uint8_t *bits, int len) { return ioctl(fd, EVIOCGBIT(ev, len), bits); }
 int silk_evdev_absinfo(int fd, int axis, struct input_absinfo *info) { return ioctl(fd, EVIOCGABS(axis), info); }
+
+const unsigned long SILK_EVIOCSCLOCKID = EVIOCSCLOCKID;
+const unsigned long SILK_VT_ACTIVATE = VT_ACTIVATE;
+int silk_inotify_init(void) { return inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+int silk_inotify_watch_directory(int fd, const char *path) {
+    return inotify_add_watch(fd, path, IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM);
+}
+const uint32_t SILK_IN_CREATE = IN_CREATE;
+const uint32_t SILK_IN_DELETE = IN_DELETE;
+const uint32_t SILK_IN_ATTRIB = IN_ATTRIB;
+const uint32_t SILK_IN_MOVED_TO = IN_MOVED_TO;
+const uint32_t SILK_IN_MOVED_FROM = IN_MOVED_FROM;
+void *silk_mmap_shared(int fd, size_t length) {
+    void *p = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+// The console guard's state: plain statics read by signal handlers (set before arming).
+static int guard_tty = -1;
+static int guard_mode = KD_TEXT;
+static char guard_restore[128];
+static size_t guard_restore_length;
+static atomic_int guard_armed;
+static atomic_int guard_done;
+static int guard_installed;
+
+void silk_console_guard_restore(void) {
+    if (!atomic_exchange(&guard_armed, 0)) return;
+    int saved = errno;
+    if (guard_tty >= 0) {
+        ioctl(guard_tty, KDSETMODE, (unsigned long)guard_mode);
+        if (guard_restore_length) { ssize_t n = write(guard_tty, guard_restore, guard_restore_length); (void)n; }
+    }
+    atomic_store(&guard_done, 1);
+    errno = saved;
+}
+int silk_console_guard_restored(void) { return atomic_load(&guard_done); }
+
+static void guard_fatal(int sig) {
+    silk_console_guard_restore();
+    signal(sig, SIG_DFL);  // SA_RESETHAND did this already; kept for clarity
+    raise(sig);
+}
+static void guard_atexit(void) { silk_console_guard_restore(); }
+
+int silk_console_guard_arm(int tty_fd, int kd_mode, const char *restore, size_t restore_length) {
+    if (restore_length > sizeof guard_restore) { errno = EINVAL; return -1; }
+    guard_tty = tty_fd;
+    guard_mode = kd_mode;
+    memcpy(guard_restore, restore, restore_length);
+    guard_restore_length = restore_length;
+    atomic_store(&guard_done, 0);
+    atomic_store(&guard_armed, 1);
+    if (!guard_installed) {
+        guard_installed = 1;
+        atexit(guard_atexit);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = guard_fatal;
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) sigaction(fatal[i], &sa, NULL);
+    }
+    return 0;
+}

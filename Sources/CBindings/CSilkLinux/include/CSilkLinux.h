@@ -82,4 +82,31 @@ int silk_evdev_bits(int fd, int ev, uint8_t *bits, int len);
 /// EVIOCGABS(axis).
 int silk_evdev_absinfo(int fd, int axis, struct input_absinfo *info);
 
+// MARK: framebuffer presenter and evdev input support (SilkFramebuffer)
+extern const unsigned long SILK_EVIOCSCLOCKID;
+extern const unsigned long SILK_VT_ACTIVATE;
+/// inotify_init1(IN_NONBLOCK | IN_CLOEXEC).
+int silk_inotify_init(void);
+/// inotify_add_watch(fd, path, IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM).
+int silk_inotify_watch_directory(int fd, const char *path);
+extern const uint32_t SILK_IN_CREATE;
+extern const uint32_t SILK_IN_DELETE;
+extern const uint32_t SILK_IN_ATTRIB;
+extern const uint32_t SILK_IN_MOVED_TO;
+extern const uint32_t SILK_IN_MOVED_FROM;
+/// mmap(PROT_READ | PROT_WRITE, MAP_SHARED); returns NULL (not MAP_FAILED) and sets errno on failure.
+void *silk_mmap_shared(int fd, size_t length);
+
+/// The console guard: remembers a tty descriptor and the keyboard/display mode to put back, and
+/// restores it (KDSETMODE, the escape sequence `restore` — cursor, blanking — and FBIOBLANK off on
+/// `fb_fd` when >= 0) from an atexit handler and from handlers for the fatal signals SIGSEGV,
+/// SIGBUS, SIGILL, SIGTRAP, SIGABRT and SIGFPE (which then re-raise with the default action), so
+/// that a crash does not leave the console in graphics mode. Only async-signal-safe calls are made
+/// (ioctl, write). `silk_console_guard_restore` restores once (later calls do nothing) and may be
+/// called from ordinary code; `silk_console_guard_arm` may be called again after a restore.
+int silk_console_guard_arm(int tty_fd, int kd_mode, const char *restore, size_t restore_length);
+void silk_console_guard_restore(void);
+/// Whether the guard has restored the console since it was last armed (for tests and logs).
+int silk_console_guard_restored(void);
+
 #endif

@@ -1,0 +1,78 @@
+// A framebuffer that is a plain file: the unit tests' device (and a way to run the presenter
+// anywhere). The file holds the "video memory"; screen information is whatever the test says.
+import Foundation
+import Glibc
+import SilkRunLoop
+
+/// A file pretending to be `/dev/fbN`: memory is the file mapped shared, so what the presenter
+/// writes can be read back from the file (`read()`), which a test may do but the presenter never.
+/// Records pans, vsync waits and blanking so tests can check pacing decisions.
+public final class FileFramebufferDevice: FramebufferDevice, @unchecked Sendable {
+    public let path: String
+    private let lock = NSLock()
+    private var info: ScreenInfo
+    private let fd: Int32
+    private var mapping: UnsafeMutableRawPointer?
+    /// Behaviour knobs for pacing tests.
+    public var panSticks: Bool
+    public var vsync: VSyncBehaviour
+    public enum VSyncBehaviour: Sendable { case unsupported, immediate, sleeps(Double), hangs }
+    public private(set) var pans: [Int] = []
+    public private(set) var vsyncWaits = 0
+    public private(set) var blanked: Bool?
+
+    /// Creates (truncates) `path` sized to `info.memoryLength`.
+    public init(path: String, info: ScreenInfo, panSticks: Bool = true, vsync: VSyncBehaviour = .unsupported) throws(FramebufferError) {
+        self.path = path; self.info = info; self.panSticks = panSticks; self.vsync = vsync
+        do {
+            fd = try systemCall("open(\(path))") { open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            _ = try systemCall("ftruncate") { ftruncate(fd, off_t(info.memoryLength)) }
+        } catch { throw FramebufferError(device: path, kind: .systemCall(error)) }
+    }
+
+    deinit { close(); _ = Glibc.close(fd) }
+
+    public func screenInfo() throws(FramebufferError) -> ScreenInfo { lock.withLock { info } }
+
+    public func mapMemory(length: Int) throws(FramebufferError) -> UnsafeMutableRawPointer {
+        if let mapping { return mapping }
+        let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+        guard let p, p != MAP_FAILED else {
+            throw FramebufferError(device: path, kind: .systemCall(SystemCallError(call: "mmap", errno: errno)))
+        }
+        mapping = p
+        return p
+    }
+
+    public func pan(yOffset: Int) throws(FramebufferError) {
+        lock.withLock {
+            pans.append(yOffset)
+            if panSticks { info.yOffset = yOffset }
+        }
+    }
+
+    public func waitForVSync() throws(FramebufferError) {
+        lock.withLock { vsyncWaits += 1 }
+        switch vsync {
+        case .unsupported:
+            throw FramebufferError(device: path, kind: .systemCall(SystemCallError(call: "ioctl(FBIO_WAITFORVSYNC)", errno: ENOTTY)))
+        case .immediate: return
+        case let .sleeps(s): usleep(useconds_t(s * 1e6))
+        case .hangs: while true { sleep(1000) }
+        }
+    }
+
+    public func setBlanked(_ blanked: Bool) throws(FramebufferError) { lock.withLock { self.blanked = blanked } }
+
+    /// The file's bytes (what a display would show), read with pread — for tests.
+    public func read() -> [UInt8] {
+        let n = info.memoryLength
+        var out = [UInt8](repeating: 0, count: n)
+        _ = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress, n, 0) }
+        return out
+    }
+
+    public func close() {
+        if let mapping { munmap(mapping, info.memoryLength); self.mapping = nil }
+    }
+}

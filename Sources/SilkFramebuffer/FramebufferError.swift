@@ -1,0 +1,46 @@
+import Glibc
+import SilkRunLoop
+
+/// Why the framebuffer (or an input device) cannot be used: one message for the user that names
+/// the device and the problem, and for permissions the group to join.
+public struct FramebufferError: Error, CustomStringConvertible, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The device node does not exist.
+        case missing
+        /// open(2) refused: EACCES/EPERM.
+        case permissionDenied(group: String?)
+        /// An ioctl, mmap or read failed.
+        case systemCall(SystemCallError)
+        /// The pixel format, depth or geometry is not one Silk can draw.
+        case unsupported(String)
+    }
+    public let device: String
+    public let kind: Kind
+
+    public init(device: String, kind: Kind) { self.device = device; self.kind = kind }
+
+    /// Maps a failed open of `device` to a helpful error (`defaultGroup`: the group such devices
+    /// usually belong to, named when the node's own group cannot be read).
+    static func opening(_ device: String, _ error: SystemCallError, defaultGroup: String) -> FramebufferError {
+        switch error.errno {
+        case ENOENT, ENODEV, ENXIO: return FramebufferError(device: device, kind: .missing)
+        case EACCES, EPERM:
+            return FramebufferError(device: device, kind: .permissionDenied(group: groupName(owning: device) ?? defaultGroup))
+        default: return FramebufferError(device: device, kind: .systemCall(error))
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .missing:
+            return "\(device) does not exist (is a framebuffer driver loaded? try --device or SILK_FBDEV)"
+        case let .permissionDenied(group):
+            let g = group ?? "video"
+            return "\(device): permission denied — add the user to the '\(g)' group (sudo usermod -aG \(g) $USER, then log in again) or run as root"
+        case let .systemCall(e):
+            return "\(device): \(e)"
+        case let .unsupported(why):
+            return "\(device): unsupported framebuffer: \(why)"
+        }
+    }
+}

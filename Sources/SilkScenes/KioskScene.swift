@@ -1,0 +1,255 @@
+import Foundation
+import SilkGeometry
+import SilkLayout
+import SilkNodes
+import SilkRaster
+
+/// `silk demo kiosk`: a full-screen dashboard for a wall-mounted touch panel — a header with a
+/// clock, photo tiles from the rainforest catalogue (one selected), a scrolling list of exhibits,
+/// and buttons. Everything responds to touch, a mouse and keys:
+/// - tap a tile or press ←/→ to select; Tab/Shift-Tab focus the buttons, Enter/Space press them;
+/// - "Previous"/"Next" move the selection, "Details" opens the selected exhibit in the status line;
+/// - the list scrolls with ↑/↓, Page Up/Down, the wheel or a finger drag.
+/// Frames are computed from the screen size (any size works; the layout is a fixed grid).
+public final class KioskNode: DisplayNode, @unchecked Sendable {
+    public static let headerColor = Color(rgb: 0x1b4332)
+    public static let backgroundColor = Color(rgb: 0xf1f5ee)
+    public let viewport: Size
+    public let titleNode = TextNode()
+    public let clockNode = TextNode()
+    public let statusNode = TextNode()
+    public let tiles: [KioskTileNode]
+    public let list: KioskListNode
+    public let previousButton = ButtonNode()
+    public let nextButton = ButtonNode()
+    public let detailsButton = ButtonNode()
+    public private(set) var selectedIndex = 0
+    /// Called on the main thread whenever the selection or status changes (logs, tests).
+    public var onChange: (@Sendable (String) -> Void)?
+
+    /// Builds the dashboard for a screen of `viewport` points; call off main if you like (nodes
+    /// are thread-safe).
+    public init(viewport: Size) {
+        self.viewport = viewport
+        let entries = RainforestCatalog.entries
+        tiles = (0..<4).map { KioskTileNode(entry: entries[$0], index: $0) }
+        list = KioskListNode(items: (0..<40).map { i in
+            let e = entries[i % entries.count]
+            return "\(i + 1). \(e.title) — hall \(["A", "B", "C", "D"][i % 4]), \(10 + (i * 7) % 50) min"
+        })
+        super.init()
+        name = "kiosk"
+        backgroundColor = KioskNode.backgroundColor
+        isOpaque = true
+
+        let header = DisplayNode()
+        header.backgroundColor = KioskNode.headerColor
+        header.isOpaque = true
+        titleNode.attributedText = AttributedText("Silk Botanical Garden", attributes: TextAttributes(fontSize: 30, fontWeight: .bold, color: .white))
+        statusNode.maximumNumberOfLines = 1
+        for (i, b) in [previousButton, nextButton, detailsButton].enumerated() {
+            let label = ["◀ Previous", "Next ▶", "Details"][i]
+            b.setTitle(label, attributes: TextAttributes(fontSize: 20, fontWeight: .bold, color: .white))
+            b.setBackgroundColor(Color(rgb: 0x2d6a4f), for: .normal)
+            b.setBackgroundColor(Color(rgb: 0x081c15), for: .highlighted)
+            b.cornerRadius = 10
+            b.contentEdgeInsets = EdgeInsets(top: 8, left: 16, bottom: 8, right: 16)
+        }
+        previousButton.addTarget(for: .primaryActionTriggered) { [weak self] _, _ in self?.select(((self?.selectedIndex ?? 0) + 3) % 4) }
+        nextButton.addTarget(for: .primaryActionTriggered) { [weak self] _, _ in self?.select(((self?.selectedIndex ?? 0) + 1) % 4) }
+        detailsButton.addTarget(for: .primaryActionTriggered) { [weak self] _, _ in
+            guard let self else { return }
+            let e = RainforestCatalog.entries[self.selectedIndex]
+            self.setStatus("\(e.title): \(e.description)")
+        }
+        for t in tiles {
+            t.addTarget(for: .primaryActionTriggered) { [weak self, weak t] _, _ in if let t { self?.select(t.index) } }
+        }
+
+        // Fixed grid: header, then tiles (2×2) on the left two thirds, list on the right, buttons
+        // and the status line at the bottom.
+        let W = viewport.width, H = viewport.height, m = 16.0
+        let headerH = 72.0, footerH = 72.0
+        func place(_ n: DisplayNode, _ r: Rect) {
+            n.updateStyle { $0.width = .points(r.width); $0.height = .points(r.height); $0.layoutPosition = r.origin }
+            addSubnode(n)
+        }
+        place(header, Rect(x: 0, y: 0, width: W, height: headerH))
+        place(titleNode, Rect(x: m + 8, y: 18, width: W * 0.6, height: 40))
+        place(clockNode, Rect(x: W - 200 - m, y: 16, width: 200, height: 44))
+        let bodyH = H - headerH - footerH - 2 * m
+        let listW = (W * 0.32).rounded()
+        let gridW = W - listW - 3 * m
+        let tileW = ((gridW - m) / 2).rounded(.down), tileH = ((bodyH - m) / 2).rounded(.down)
+        for (i, t) in tiles.enumerated() {
+            place(t, Rect(x: m + Double(i % 2) * (tileW + m), y: headerH + m + Double(i / 2) * (tileH + m), width: tileW, height: tileH))
+        }
+        place(list, Rect(x: W - listW - m, y: headerH + m, width: listW, height: bodyH))
+        let by = H - footerH + 10, bh = footerH - 20
+        place(previousButton, Rect(x: m, y: by, width: 170, height: bh))
+        place(nextButton, Rect(x: m + 186, y: by, width: 150, height: bh))
+        place(detailsButton, Rect(x: m + 352, y: by, width: 130, height: bh))
+        place(statusNode, Rect(x: m + 500, y: by + 12, width: max(10, W - m - 500 - m), height: bh - 12))
+        setClock("--:--:--")
+        select(0, announce: false)
+    }
+
+    public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
+        AbsoluteLayoutSpec(children: subnodes)
+    }
+
+    /// Shows `text` in the clock (main thread or any: nodes are thread-safe).
+    public func setClock(_ text: String) {
+        clockNode.attributedText = AttributedText(text, attributes: TextAttributes(
+            fontFamily: "DejaVu Sans", fontSize: 32, fontWeight: .bold, color: .white, alignment: .right))
+    }
+
+    public func setStatus(_ text: String) {
+        statusNode.attributedText = AttributedText(text, attributes: TextAttributes(fontSize: 18, color: Color(rgb: 0x1b4332)))
+        onChange?(text)
+    }
+
+    public func select(_ index: Int, announce: Bool = true) {
+        selectedIndex = index
+        for t in tiles { t.isSelected = t.index == index }
+        let title = RainforestCatalog.entries[index].title
+        if announce { setStatus("Selected: \(title)") } else {
+            statusNode.attributedText = AttributedText("Selected: \(title)", attributes: TextAttributes(fontSize: 18, color: Color(rgb: 0x1b4332)))
+        }
+    }
+
+    public override func keyDown(_ key: KeyInput) -> Bool {
+        switch key.key {
+        case .left: select((selectedIndex + 3) % 4); return true
+        case .right: select((selectedIndex + 1) % 4); return true
+        case .up: list.scroll(by: -list.rowHeight); return true
+        case .down: list.scroll(by: list.rowHeight); return true
+        case .pageUp: list.scroll(by: -list.bounds.height * 0.9); return true
+        case .pageDown: list.scroll(by: list.bounds.height * 0.9); return true
+        default: return false
+        }
+    }
+
+    /// "HH:MM:SS" for a date in the local time zone.
+    public static func clockText(_ date: Date = Date()) -> String {
+        let f = DateFormatter()
+        f.dateFormat = "HH:mm:ss"
+        return f.string(from: date)
+    }
+}
+
+/// A photo tile: the photo, a caption band with the title; a thick border when selected.
+public final class KioskTileNode: ControlNode, @unchecked Sendable {
+    public let index: Int
+    public let photo = ImageNode()
+    let caption = TextNode()
+    let band = DisplayNode()
+    /// Drawn over the photo: the selection border (a layer border is drawn under the sublayers).
+    let selectionFrame = DisplayNode()
+
+    init(entry: RainforestEntry, index: Int) {
+        self.index = index
+        super.init()
+        name = "tile \(index)"
+        backgroundColor = Color(rgb: 0x2d6a4f)
+        isOpaque = true
+        clipsToBounds = true
+        photo.imagePath = entry.photoPath
+        photo.contentMode = .aspectFill
+        photo.placeholderEnabled = true
+        photo.placeholderColor = Color(white: 0.8)
+        photo.placeholderFadeDuration = 0
+        band.backgroundColor = Color(white: 0, alpha: 0.55)
+        caption.attributedText = AttributedText(entry.title, attributes: TextAttributes(fontSize: 22, fontWeight: .bold, color: .white))
+        caption.maximumNumberOfLines = 1
+        for n in [photo, band, caption, selectionFrame] as [DisplayNode] { n.isUserInteractionEnabled = false; addSubnode(n) }
+    }
+
+    public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
+        let s = constrainedSize.max
+        guard s.width.isFinite, s.height.isFinite else { return nil }
+        photo.updateStyle { $0.width = .points(s.width); $0.height = .points(s.height); $0.layoutPosition = .zero }
+        band.updateStyle { $0.width = .points(s.width); $0.height = .points(48); $0.layoutPosition = Point(x: 0, y: s.height - 48) }
+        caption.updateStyle { $0.width = .points(s.width - 24); $0.height = .points(32); $0.layoutPosition = Point(x: 12, y: s.height - 40) }
+        selectionFrame.updateStyle { $0.width = .points(s.width); $0.height = .points(s.height); $0.layoutPosition = .zero }
+        return AbsoluteLayoutSpec(children: [photo, band, caption, selectionFrame])
+    }
+
+    public override func stateDidChange() {
+        selectionFrame.borderColor = isSelected ? Color(rgb: 0xffb703) : nil
+        selectionFrame.borderWidth = isSelected ? 8 : 0
+    }
+}
+
+/// A list that scrolls by moving its bounds origin (the containers issue replaces it with a
+/// CollectionNode): wheel, finger or pointer drag, and the keys the kiosk forwards.
+public final class KioskListNode: DisplayNode, @unchecked Sendable {
+    public let rowHeight = 44.0
+    let rows: [TextNode]
+    private var dragStart: (touch: Double, offset: Double)?
+
+    init(items: [String]) {
+        rows = items.enumerated().map { i, s in
+            let n = TextNode()
+            n.attributedText = AttributedText(s, attributes: TextAttributes(fontSize: 18, color: Color(rgb: 0x1b4332)))
+            n.maximumNumberOfLines = 1
+            n.backgroundColor = i % 2 == 0 ? .white : Color(rgb: 0xe3ebe0)
+            n.isUserInteractionEnabled = false
+            return n
+        }
+        super.init()
+        name = "exhibits"
+        backgroundColor = .white
+        isOpaque = true
+        clipsToBounds = true
+        borderColor = Color(rgb: 0x95a99c)
+        borderWidth = 1
+        for r in rows { addSubnode(r) }
+    }
+
+    public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
+        let w = constrainedSize.max.width
+        guard w.isFinite else { return nil }
+        for (i, r) in rows.enumerated() {
+            r.updateStyle { $0.width = .points(w); $0.height = .points(rowHeight); $0.layoutPosition = Point(x: 0, y: Double(i) * rowHeight) }
+        }
+        return AbsoluteLayoutSpec(children: rows)
+    }
+
+    public var contentHeight: Double { Double(rows.count) * rowHeight }
+    public var offset: Double { boundsOrigin.y }
+
+    public func scroll(by delta: Double) { scroll(to: offset + delta) }
+    public func scroll(to y: Double) {
+        let maxY = max(0, contentHeight - bounds.height)
+        boundsOrigin = Point(x: 0, y: min(max(0, y.rounded()), maxY))
+    }
+
+    public override func scrollWheel(_ delta: ScrollDelta, at location: Point, with event: InputEvent) -> Bool {
+        scroll(by: delta.dy * 3)
+        return true
+    }
+    public override func touchesBegan(_ touches: [Touch], with event: InputEvent) -> Bool {
+        guard let t = touches.first else { return false }
+        dragStart = (t.location.y, offset)
+        return true
+    }
+    public override func touchesMoved(_ touches: [Touch], with event: InputEvent) {
+        guard let t = touches.first, let s = dragStart else { return }
+        scroll(to: s.offset - (t.location.y - s.touch))
+    }
+    public override func touchesEnded(_ touches: [Touch], with event: InputEvent) { dragStart = nil }
+    public override func touchesCancelled(_ touches: [Touch], with event: InputEvent?) { dragStart = nil }
+}
+
+/// `silk snapshot kiosk`: the dashboard once displayed, the clock at `clock` (default 09:41:00
+/// or `$SILK_KIOSK_CLOCK`), so that snapshots are reproducible.
+public enum KioskScene {
+    public static let defaultSize = Size(width: 1280, height: 720)
+    public static func render(size: Size = defaultSize, scale: Double = 1, clock: String? = nil) throws -> Bitmap {
+        guard RainforestCatalog.entries[0].photoPath != nil else { throw SceneError("kiosk: assets/photos not found") }
+        let node = NodeSnapshot.buildInBackground { KioskNode(viewport: size) }
+        node.setClock(clock ?? ProcessInfo.processInfo.environment["SILK_KIOSK_CLOCK"] ?? "09:41:00")
+        return try NodeSnapshot.render(node, size: size, scale: scale, background: KioskNode.backgroundColor)
+    }
+}

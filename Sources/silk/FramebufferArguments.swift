@@ -1,0 +1,50 @@
+import ArgumentParser
+import SilkFramebuffer
+
+/// The framebuffer and evdev options shared by commands that open a window.
+struct FramebufferArguments: ParsableArguments {
+    @Option(help: "Framebuffer device (default: $SILK_FBDEV, else the first of /dev/fb0…/dev/fb9).") var device: String?
+    @Option(help: "Rotate the picture (and touches) clockwise: 0, 90, 180 or 270.") var rotate: Int = 0
+    @Option(help: "Pan double buffering: auto, on or off.") var pan: FeatureChoice = .auto
+    @Option(help: "Pace frames by FBIO_WAITFORVSYNC: auto, on or off (off: a timer).") var vsync: FeatureChoice = .auto
+    @Option(help: "Timer refresh rate in Hz (default: the mode's, else 60).") var refresh: Double?
+    @Flag(help: "Ordered dithering on 16 bpp screens.") var dither = false
+    @Flag(help: "Leave the console's mode alone (no KD_GRAPHICS).") var noConsole = false
+    @Option(help: "Input devices folder.") var inputDir: String = "/dev/input"
+    @Flag(help: "Grab input devices exclusively (EVIOCGRAB).") var grab = false
+    @Option(help: "Touch calibration matrix 'a b c d e f' (libinput's LIBINPUT_CALIBRATION_MATRIX).") var touchCalibration: String?
+    @Flag(help: "Swap the touchscreen's X and Y axes.") var touchSwapAxes = false
+    @Flag(help: "Mirror the touchscreen's X axis.") var touchInvertX = false
+    @Flag(help: "Mirror the touchscreen's Y axis.") var touchInvertY = false
+
+    func validate() throws {
+        guard Rotation(degrees: rotate) != nil, rotate % 90 == 0 else { throw ValidationError("--rotate \(rotate): use 0, 90, 180 or 270") }
+        if let touchCalibration, TouchCalibration(matrixString: touchCalibration) == nil {
+            throw ValidationError("--touch-calibration: six numbers expected, got '\(touchCalibration)'")
+        }
+        if let refresh, !(refresh > 0 && refresh <= 1000) { throw ValidationError("--refresh \(refresh): must be in (0, 1000]") }
+    }
+
+    var framebufferOptions: FramebufferOptions {
+        var o = FramebufferOptions()
+        o.devicePath = device
+        o.rotation = Rotation(degrees: rotate) ?? .none
+        o.doubleBuffering = pan
+        o.vsync = vsync
+        o.refreshRate = refresh
+        o.dither = dither
+        return o
+    }
+
+    var inputOptions: InputOptions {
+        var o = InputOptions()
+        o.directory = inputDir
+        o.grab = grab
+        var c = touchCalibration.flatMap { TouchCalibration(matrixString: $0) } ?? TouchCalibration()
+        c.swapAxes = touchSwapAxes; c.invertX = touchInvertX; c.invertY = touchInvertY
+        o.calibration = c
+        return o
+    }
+}
+
+extension FeatureChoice: ExpressibleByArgument {}

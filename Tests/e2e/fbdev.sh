@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# fbdev.sh [SILK] — end-to-end test of Silk's framebuffer presenter on a real /dev/fb0 in QEMU.
+#
+# Boots Debian's kernel (TCG, no KVM) with a busybox initramfs holding the release `silk` binary
+# (built with --static-swift-stdlib), the shared libraries it links (copied with ldd), the assets,
+# fonts and XKB data, twice: bochs-drm at 32 bpp and vesafb at 16 bpp (RGB565). In each VM it runs
+# `silk demo kiosk --backend fbdev --clock 09:41:00` and checks, through QMP:
+#   1. the screendump matches `silk snapshot kiosk` of the same size (16 bpp: both quantised to 565);
+#   2. a key (→) injected with send-key changes the screen (selection moves to the next tile);
+#   3. a pointer click (virtio tablet) on the fourth tile changes the screen again;
+#   4. SIGTERM ends the app with the console restored to KD_TEXT (the app's line in the serial log,
+#      and the exit status).
+# Prints "fbdev-e2e: N passed, M failed"; exits non-zero on any failure. Everything runs under
+# `timeout`, QEMU is killed by a trap. Needs qemu-system-x86, cpio, busybox-static, python3 and
+# either an installed linux-image-amd64 or apt access to download it (cached in $WORK/cache).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SILK=${1:-$ROOT/.build/release/silk}
+WORK=${FBDEV_E2E_DIR:-$ROOT/.build/e2e-fbdev}
+BUDGET=${FBDEV_E2E_TIMEOUT:-55}   # seconds per VM (boot, start-up, checks)
+mkdir -p "$WORK/cache"
+T0=$(date +%s.%N)
+log() { awk -v a="$T0" -v b="$(date +%s.%N)" -v m="$*" 'BEGIN{printf "fbdev-e2e [%5.1fs] %s\n", b-a, m}'; }
+[ -x "$SILK" ] || { echo "fbdev-e2e: $SILK not found (build with: swift build -c release --static-swift-stdlib)"; exit 2; }
+for t in qemu-system-x86_64 cpio python3; do
+  command -v $t >/dev/null || { echo "fbdev-e2e: $t missing (scripts/ensure-packages.sh test installs it)"; exit 2; }
+done
+
+# 1. Kernel and modules: the installed Debian kernel, else linux-image-amd64's package unpacked.
+KDIR=""
+for v in /boot/vmlinuz-*; do
+  ver=${v#/boot/vmlinuz-}
+  if [ -r "$v" ] && [ -d "/lib/modules/$ver/kernel/drivers/gpu" ]; then KDIR=/; KVER=$ver; VMLINUZ=$v; fi
+done
+if [ -z "$KDIR" ]; then
+  KPKG=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
+  [ -n "$KPKG" ] || { echo "fbdev-e2e: cannot resolve linux-image-amd64 (apt-get update?)"; exit 2; }
+  KDIR=$WORK/cache/$KPKG
+  if [ ! -d "$KDIR/boot" ]; then
+    ( cd "$WORK/cache" && { ls ${KPKG}_*.deb >/dev/null 2>&1 || apt-get download "$KPKG" >/dev/null 2>&1; } )
+    mkdir -p "$KDIR"
+    dpkg-deb --fsys-tarfile "$WORK/cache/${KPKG}"_*.deb | tar -x -C "$KDIR" --wildcards './boot/vmlinuz-*' \
+      './lib/modules/*/kernel/drivers/gpu/*' './lib/modules/*/kernel/drivers/virtio/*' './lib/modules/*/kernel/drivers/input/*' \
+      './lib/modules/*/kernel/drivers/video/*'
+  fi
+  VMLINUZ=$(ls "$KDIR"/boot/vmlinuz-* | head -1); KVER=${VMLINUZ##*/vmlinuz-}
+fi
+BUSYBOX=/bin/busybox
+if ! ldd "$BUSYBOX" 2>&1 | grep -q "not a dynamic"; then
+  ( cd "$WORK/cache" && { ls busybox-static_*.deb >/dev/null 2>&1 || apt-get download busybox-static >/dev/null 2>&1; } && dpkg-deb -x busybox-static_*.deb bb )
+  BUSYBOX=$WORK/cache/bb/bin/busybox
+fi
+log "kernel $KVER"
+
+# 2. Reference screens on the host (in the background while the initramfs is packed).
+W_=1024; H_=768
+SILK_KIOSK_CLOCK=09:41:00 "$SILK" snapshot kiosk --size ${W_}x${H_} --out "$WORK/reference.png" >/dev/null &
+REFPID=$!
+
+# 3. The initramfs: busybox, modules (dependencies from .modinfo), silk + its libraries, data.
+R=$WORK/root; rm -rf "$R"; mkdir -p "$R"/{bin,proc,sys,dev,tmp,etc,var/cache/fontconfig}
+cp "$BUSYBOX" "$R/bin/busybox"
+strip -o "$R/silk" "$SILK" 2>/dev/null || cp "$SILK" "$R/silk"
+ldd "$SILK" | grep -oE '/[^ ]+' | sort -u | while read -r l; do cp -L --parents "$l" "$R/"; done
+mkdir -p "$R/assets"; cp -r "$ROOT/assets/fonts" "$ROOT/assets/photos" "$R/assets/"
+for d in /etc/fonts /usr/share/fonts/truetype/dejavu /usr/share/X11/xkb; do [ -d "$d" ] && cp -rL --parents "$d" "$R/"; done
+python3 - "$KDIR/lib/modules/$KVER" bochs evdev virtio_pci virtio_input > "$R/modules.order" <<'PY'
+import os, re, sys
+root = sys.argv[1]
+idx = {f[:-3].replace('-', '_'): os.path.join(r, f) for r, _, fs in os.walk(root) for f in fs if f.endswith('.ko')}
+seen, out = set(), []
+def visit(n):
+    n = n.replace('-', '_')
+    if n in seen or n not in idx: return      # not a module: built into vmlinuz
+    seen.add(n); m = re.search(rb'\x00depends=([^\x00]*)', open(idx[n], 'rb').read())
+    for d in (m.group(1).decode().split(',') if m and m.group(1) else []): visit(d)
+    out.append(idx[n])
+for n in sys.argv[2:]: visit(n)
+print('\n'.join(out))
+PY
+mkdir -p "$R/modules"; i=0
+while read -r p; do i=$((i+1)); cp "$p" "$R/modules/$(printf %02d $i)-$(basename "$p")"; done < "$R/modules.order"
+cat > "$R/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc p /proc; mount -t sysfs s /sys; mount -t devtmpfs d /dev
+FB=$(sed -n 's/.*fbmode=\([a-z]*\).*/\1/p' /proc/cmdline)
+for m in /modules/*.ko; do
+  case "$m" in *bochs*) [ "$FB" = bochs ] || continue ;; esac
+  insmod "$m" 2>/dev/null
+done
+i=0; while { [ ! -e /dev/fb0 ] || [ ! -e /dev/input/event1 ]; } && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+echo "INIT fb=$(cat /proc/fb | tr '\n' ' ') inputs=$(ls /dev/input | tr '\n' ' ')"
+export SILK_ASSETS=/assets HOME=/tmp XDG_CACHE_HOME=/tmp
+/silk demo kiosk --backend fbdev --clock 09:41:00 &
+PID=$!
+# The harness writes "term" to the second serial port when it wants the app stopped.
+read -r cmd < /dev/ttyS1
+echo "INIT sending SIGTERM ($cmd)"; kill -TERM $PID; wait $PID; echo "INIT app exit=$?"
+echo "INIT done"; while :; do sleep 60; done
+INIT
+chmod +x "$R/init"
+(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$WORK/initrd.gz"
+wait $REFPID
+log "initramfs $(du -h "$WORK/initrd.gz" | cut -f1); reference rendered"
+
+PASSED=0; FAILED=0
+QEMUPID=""
+cleanup() { [ -n "$QEMUPID" ] && kill "$QEMUPID" 2>/dev/null || true; }
+trap cleanup EXIT
+
+run_vm() {  # name fbmode kernel-args
+  local name=$1 mode=$2 kargs=$3 d=$WORK/$1
+  rm -rf "$d"; mkdir -p "$d"
+  qemu-system-x86_64 -accel tcg -m 768 -smp 1 -display none -no-reboot -vga std \
+    -device virtio-keyboard-pci -device virtio-tablet-pci \
+    -kernel "$VMLINUZ" -initrd "$WORK/initrd.gz" -serial file:"$d/serial.log" \
+    -chardev socket,id=ctl,path="$d/ctl.sock",server=on,wait=off -device isa-serial,chardev=ctl \
+    -qmp unix:"$d/qmp.sock",server=on,wait=off -pidfile "$d/qemu.pid" -daemonize \
+    -append "console=ttyS0 quiet panic=-1 fbmode=$mode $kargs"
+  QEMUPID=$(cat "$d/qemu.pid")
+  local out rc=0
+  out=$(timeout "$BUDGET" python3 "$ROOT/Tests/e2e/fbdev_check.py" "$d" "$WORK/reference.png" "$mode") || rc=$?
+  echo "$out" | sed "s/^/fbdev-e2e $name: /"
+  kill "$QEMUPID" 2>/dev/null || true; QEMUPID=""
+  local p f; p=$(echo "$out" | grep -c '^PASS' || true); f=$(echo "$out" | grep -c '^FAIL' || true)
+  if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "fbdev-e2e $name: FAIL checker ended with status $rc (timeout: 124)"; fi
+  PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+  if [ "$f" -ne 0 ]; then echo "fbdev-e2e $name: serial log:"; sed 's/^/    /' "$d/serial.log" | tail -40; fi
+  log "$name done"
+}
+
+run_vm bochs-32bpp bochs "video=${W_}x${H_}"
+run_vm vesafb-16bpp vesa "vga=0x317"
+echo "fbdev-e2e: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
