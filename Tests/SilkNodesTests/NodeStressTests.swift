@@ -17,12 +17,19 @@ extension PipelineTests {
             let h = Harness(root: root, size: Size(width: 800, height: 600))
             let created = Counter()
             let done = Locked(0)
+            // Threads pause every 250 nodes until the pass thread has run another pass, so
+            // mutation and passes are guaranteed to interleave whatever the machine's load.
+            let passCount = Locked(0)
+            @Sendable func waitForPass(after seen: Int) {
+                while passCount.current <= seen { usleep(200) }
+            }
             let group = DispatchGroup()
             for t in 0..<8 {
                 group.enter()
                 Thread.detachNewThread {
                     var mine: [ColorNode] = []
                     for i in 0..<1250 {
+                        if i % 250 == 249 { waitForPass(after: passCount.current) }
                         let n = ColorNode(Color(red: Double(t) / 8, green: Double(i % 10) / 10, blue: 0.5), size: Size(width: 4, height: 4))
                         n.opacity = Double(i % 3) / 2
                         n.cornerRadius = Double(i % 4)
@@ -45,6 +52,7 @@ extension PipelineTests {
             while done.current < 8 {
                 h.iterate()
                 passes += 1
+                passCount.withLock { $0 += 1 }
             }
             group.wait()
             let settled = h.iterate(until: { !NodeScheduler.shared.hasWork(for: root) && !TransactionCommitter.shared.hasPendingCommits })
