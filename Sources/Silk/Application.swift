@@ -13,6 +13,8 @@ public final class Application {
     public let loop: EventLoop
     public private(set) var windows: [Window] = []
     public let backend: Backend
+    /// Why the app stopped abnormally (its backend failed), or nil. Exit non-zero when set.
+    public private(set) var failure: String?
 
     public init(backend: Backend = .auto) {
         EventLoop.installSignalHandling()
@@ -24,14 +26,18 @@ public final class Application {
     /// `explanation` receives the backend choice (print it: users want to know why headless).
     public func makeWindow(size: Size, scale: Double = 1, background: Color = .white,
                            headlessClock: HeadlessPresenter.Clock = .realTime,
+                           options: WindowOptions = WindowOptions(),
                            explanation: ((String) -> Void)? = nil) throws -> Window {
         guard size.isValidExtent, !size.isEmpty, scale.isFinite, scale > 0 else {
             throw BackendError("window size \(size) at scale \(scale) is not positive and finite")
         }
         let w = Int((size.width * scale).rounded(.up)), h = Int((size.height * scale).rounded(.up))
-        let choice = try backend.open(pixelWidth: w, pixelHeight: h, scale: scale, headlessClock: headlessClock)
+        var options = options
+        options.opaque = background.isOpaque
+        let choice = try backend.open(pixelWidth: w, pixelHeight: h, scale: scale, headlessClock: headlessClock, options: options)
         explanation?(choice.explanation)
         let window = try Window(presenter: choice.presenter, background: background, loop: loop)
+        try connect(window, to: choice.presenter)
         windows.append(window)
         return window
     }
@@ -45,4 +51,18 @@ public final class Application {
     }
 
     public func quit() { loop.stop() }
+
+    /// Ends the app because its backend failed: prints `silk: message` to stderr at once, stops
+    /// the loop (so `run()` returns and `failure` is set), and makes sure the process is gone
+    /// within a second even if an orderly shutdown blocks.
+    public func fail(_ message: String) {
+        guard failure == nil else { return }
+        failure = message
+        FileHandle.standardError.write(Data("silk: \(message)\n".utf8))
+        loop.stop()
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.8)
+            _exit(1)
+        }
+    }
 }
