@@ -6,7 +6,7 @@ SILK_DEBUG := $(BUILD_DIR)/debug/silk
 SILK       := $(BUILD_DIR)/$(CONFIG)/silk
 OUT        ?= out
 
-.PHONY: all demo test test-tsan build build-debug deps deps-test unit-tests cli-tests snapshots record-golden clean
+.PHONY: all demo test test-tsan build build-debug deps deps-test unit-tests cli-tests e2e-wayland protocols-check snapshots record-golden clean
 
 all: build
 
@@ -31,7 +31,7 @@ demo: build
 ## Includes the ThreadSanitizer run of the concurrency tests (set SILK_SKIP_TSAN=1 to skip locally).
 test: deps-test
 	$(SWIFT) build --build-tests
-	$(MAKE) --no-print-directory unit-tests cli-tests
+	$(MAKE) --no-print-directory unit-tests cli-tests protocols-check e2e-wayland
 	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
 
 ## ThreadSanitizer over the run loop, render-thread and text concurrency tests (own build folder).
@@ -45,6 +45,14 @@ unit-tests:
 
 cli-tests:
 	@Tests/cli/run.sh $(SILK_DEBUG)
+
+## The Wayland presenter under weston, sway and cage (headless): screenshots, input, resize, scale.
+e2e-wayland:
+	@Tests/e2e/wayland.sh $(SILK_DEBUG)
+
+## The committed wayland-scanner output matches protocols/*.xml.
+protocols-check:
+	@scripts/generate-protocols.sh >/dev/null && git diff --exit-code --stat -- Sources/CBindings/CWaylandProtocols
 
 ## Re-record golden snapshots after an intended visual change (then look at the PNGs!).
 record-golden:

@@ -8,7 +8,10 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   libfreetype6-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libpng-dev
   libjpeg62-turbo-dev libturbojpeg0-dev fonts-dejavu-core)
 # Fonts the text tests rely on (CJK, Arabic, Hebrew, colour emoji); small enough for CI.
-test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-emoji)
+test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-emoji
+  # Wayland end-to-end tests: compositors (cage needs xwayland), screenshots, virtual keyboard,
+  # a C compiler for Tests/e2e/tools (libpng-dev and libwayland-dev are build packages).
+  weston sway cage xwayland grim wtype gcc libc6-dev)
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in
