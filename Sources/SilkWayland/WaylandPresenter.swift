@@ -91,6 +91,10 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
         }
         for seat in display.seats { route(seat) }
         display.onSeatAdded = { [unowned self] in route($0) }
+        if WaylandSeat.debug {
+            print("wayland: \(display.socketName): window \(Int(_size.width))x\(Int(_size.height)) pt at scale \(_scale), states \(toplevel.states), server-side decorations: \(display.decorationManager != nil)")
+            print("wayland: globals: \(display.globalNames.joined(separator: ", "))")
+        }
     }
 
     /// Starts dispatching the connection on `loop` (the main loop). Call once, on main.
@@ -231,6 +235,7 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
     // MARK: Events (main thread)
 
     private func handleConfigure(size: Size, scale: Double, serial: UInt32?) {
+        if WaylandSeat.debug { print("wayland: configure \(Int(size.width))x\(Int(size.height)) pt at scale \(scale), states \(toplevel.states)"); fflush(nil) }
         let (w, h) = WaylandPresenter.pixelSize(size, scale: scale)
         toplevel.surfaceLock.lock()
         lock.lock()

@@ -20,7 +20,7 @@ public struct WaylandWindowOptions: Sendable {
 }
 
 /// The toplevel's state as last configured by the compositor.
-public struct ToplevelState: OptionSet, Sendable, Hashable {
+public struct ToplevelState: OptionSet, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     public static let maximized = ToplevelState(rawValue: 1 << 1)
@@ -28,6 +28,11 @@ public struct ToplevelState: OptionSet, Sendable, Hashable {
     public static let resizing = ToplevelState(rawValue: 1 << 3)
     public static let activated = ToplevelState(rawValue: 1 << 4)
     public static let tiled = ToplevelState(rawValue: 1 << 5)
+    public var description: String {
+        let names = [(Self.maximized, "maximized"), (.fullscreen, "fullscreen"), (.resizing, "resizing"),
+                     (.activated, "activated"), (.tiled, "tiled")].filter { contains($0.0) }.map(\.1)
+        return "[" + names.joined(separator: ", ") + "]"
+    }
 }
 
 /// The window on screen: `wl_surface` + `xdg_surface` + `xdg_toplevel`, with the optional

@@ -1,5 +1,6 @@
 // imgdiff: compares two images (PNG or binary PPM) for the Wayland end-to-end tests.
 //
+//   imgdiff --lit IMAGE FRACTION
 //   imgdiff A B [--max-mean M] [--max-bad F] [--bad-threshold T] [--region x,y,w,h]
 //
 // Prints "mean=… bad=…% max=…" over the overlapping area (or the region) and exits 0 when the
@@ -51,10 +52,10 @@ static int load(const char *path, image *img) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: imgdiff A B [--max-mean M] [--max-bad F] [--bad-threshold T] [--region x,y,w,h] [--expect-different]\n"); return 2; }
+    if (argc < 3 || (!strcmp(argv[1], "--lit") && argc < 4)) { fprintf(stderr, "usage: imgdiff A B [--max-mean M] [--max-bad F] [--bad-threshold T] [--region x,y,w,h] [--expect-different]\n"); return 2; }
     double max_mean = 1.5, max_bad = 0.005;
     int threshold = 40, rx = 0, ry = 0, rw = -1, rh = -1, expect_different = 0;
-    for (int i = 3; i < argc; i++) {
+    for (int i = 3; i < argc && strcmp(argv[1], "--lit"); i++) {
         if (!strcmp(argv[i], "--max-mean") && i + 1 < argc) max_mean = atof(argv[++i]);
         else if (!strcmp(argv[i], "--max-bad") && i + 1 < argc) max_bad = atof(argv[++i]);
         else if (!strcmp(argv[i], "--bad-threshold") && i + 1 < argc) threshold = atoi(argv[++i]);
@@ -63,6 +64,15 @@ int main(int argc, char **argv) {
         else { fprintf(stderr, "imgdiff: unknown argument %s\n", argv[i]); return 2; }
     }
     image a, b;
+    if (!strcmp(argv[1], "--lit")) {
+        // imgdiff --lit IMAGE FRACTION: exit 0 when more than FRACTION of the pixels are not
+        // (nearly) black — an output showing a client, not an empty screen.
+        if (load(argv[2], &a)) return 2;
+        long lit = 0, n = (long)a.w * a.h;
+        for (long i = 0; i < n; i++) if (a.rgb[i * 3] + a.rgb[i * 3 + 1] + a.rgb[i * 3 + 2] > 60) lit++;
+        printf("%dx%d: %.1f%% lit\n", a.w, a.h, 100.0 * lit / n);
+        return (double)lit / n > atof(argv[3]) ? 0 : 1;
+    }
     if (load(argv[1], &a) || load(argv[2], &b)) return 2;
     if (rw < 0) {
         if (a.w != b.w || a.h != b.h) {
