@@ -209,6 +209,8 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
         lock.lock()
         stats.frames += 1
         stats.callbackToCommitMs.append(Double(committed - frameDoneAt) / 1e6)
+        if stats.lastCommitNs > 0 { stats.commitIntervalsMs.append(Double(committed - stats.lastCommitNs) / 1e6) }
+        stats.lastCommitNs = committed
         stats.bufferCount = chain.buffers.count
         stats.copiedFull += copy == nil ? 1 : 0
         lock.unlock()
@@ -300,6 +302,9 @@ public struct WaylandFrameStatistics: Sendable {
     /// From commit to the compositor's presentation time (`wp_presentation_feedback.presented`).
     public var commitToPresentedMs: [Double] = []
     public var presentedIntervalsMs: [Double] = []
+    /// Between consecutive commits (the frame interval the client achieved).
+    public var commitIntervalsMs: [Double] = []
+    var lastCommitNs: UInt64 = 0
     public var presented = 0
     public var discarded = 0
     public var refreshNs: UInt32 = 0
@@ -307,6 +312,7 @@ public struct WaylandFrameStatistics: Sendable {
     /// Frames copied whole into their buffer (no usable buffer age).
     public var copiedFull = 0
     var lastPresentedNs: UInt64 = 0
+    public init() {}
 }
 
 private nonisolated(unsafe) let frameListener = stableListener(wl_callback_listener(

@@ -205,6 +205,12 @@ final class WaylandSeat {
         }
     }
 
+    /// Keys already down when focus arrives are not replayed as key presses (they were pressed
+    /// for another window: Alt-Tab must not type into this one).
+    fileprivate func handleKeyboardEnter(pressedKeys: Int) {
+        if WaylandSeat.debug { print("wayland input: keyboard enter, \(pressedKeys) keys already down"); fflush(nil) }
+    }
+
     fileprivate func handleKeyboardLeave() {
         cancelRepeat()
     }
@@ -304,7 +310,7 @@ private nonisolated(unsafe) let pointerListener = stableListener(wl_pointer_list
 
 private nonisolated(unsafe) let keyboardListener = stableListener(wl_keyboard_listener(
     keymap: { data, _, format, fd, size in owner(data, as: WaylandSeat.self).handleKeymap(format: format, fd: fd, size: size) },
-    enter: { _, _, _, _, _ in },
+    enter: { data, _, _, _, keys in owner(data, as: WaylandSeat.self).handleKeyboardEnter(pressedKeys: (keys?.pointee.size ?? 0) / 4) },
     leave: { data, _, _, _ in owner(data, as: WaylandSeat.self).handleKeyboardLeave() },
     key: { data, _, _, _, key, state in owner(data, as: WaylandSeat.self).handleKey(key: key, state: state) },
     modifiers: { data, _, _, depressed, latched, locked, group in
