@@ -55,6 +55,14 @@ final class ScrollFling {
     }
 
     var isRunning: Bool { timer != nil }
+    /// Still faster than `minimumSpeed` (the timer stops once it is not).
+    var isDecelerating: Bool { (velocity.x * velocity.x + velocity.y * velocity.y).squareRoot() >= ScrollFling.minimumSpeed }
+
+    /// Sets the fling's velocity without a timer (tests drive `step(now:)` themselves).
+    func setVelocityForTesting(x: Double = 0, y: Double, at t: Double) {
+        velocity = (x, y)
+        last = t
+    }
 
     func stop() {
         if let timer { EventLoop.main.cancelTimer(timer) }

@@ -38,6 +38,10 @@ public final class WaylandDisplay {
     private(set) var presentation: OpaquePointer?
     private(set) var outputs: [WaylandOutput] = []
     private(set) var seats: [WaylandSeat] = []
+    /// The clock `wp_presentation` timestamps use (`wp_presentation.clock_id`), read by the
+    /// render thread after the initial roundtrips.
+    private(set) var presentationClock: Int32 = CLOCK_MONOTONIC
+    fileprivate func handlePresentationClock(_ id: UInt32) { presentationClock = Int32(bitPattern: id) }
     /// Names of every global offered (diagnostics: `SILK_WAYLAND_DEBUG=1`).
     private(set) var globalNames: [String] = []
 
@@ -194,7 +198,9 @@ public final class WaylandDisplay {
         case "zxdg_decoration_manager_v1": decorationManager = bind(silk_zxdg_decoration_manager_v1_interface(), 1)
         case "wp_viewporter": viewporter = bind(silk_wp_viewporter_interface(), 1)
         case "wp_fractional_scale_manager_v1": fractionalScaleManager = bind(silk_wp_fractional_scale_manager_v1_interface(), 1)
-        case "wp_presentation": presentation = bind(silk_wp_presentation_interface(), 1)
+        case "wp_presentation":
+            presentation = bind(silk_wp_presentation_interface(), 1)
+            wp_presentation_add_listener(presentation, presentationListener, unretained(self))
         case "wl_output":
             let v = min(version, 4)
             outputs.append(WaylandOutput(proxy: bind(silk_wl_output_interface(), 4), globalName: name, version: v, display: self))
@@ -228,6 +234,9 @@ private nonisolated(unsafe) let registryListener = stableListener(wl_registry_li
         owner(data, as: WaylandDisplay.self).handleGlobal(name: name, interface: String(cString: interface), version: version)
     },
     global_remove: { data, _, name in owner(data, as: WaylandDisplay.self).handleGlobalRemove(name: name) }))
+
+private nonisolated(unsafe) let presentationListener = stableListener(wp_presentation_listener(
+    clock_id: { data, _, id in owner(data, as: WaylandDisplay.self).handlePresentationClock(id) }))
 
 /// xdg_wm_base.ping → pong, or the compositor considers the client hung.
 private nonisolated(unsafe) let wmBaseListener = stableListener(xdg_wm_base_listener(

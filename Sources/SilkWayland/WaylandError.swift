@@ -61,3 +61,10 @@ func unretained(_ object: AnyObject) -> UnsafeMutableRawPointer {
 
 /// CLOCK_MONOTONIC in nanoseconds: the clock compositors stamp presentation feedback with.
 func monotonicNanoseconds() -> UInt64 { UInt64(silk_clock_monotonic_ns()) }
+
+/// `clock_gettime(clock)` in nanoseconds (the presentation clock a compositor names).
+func nanoseconds(on clock: Int32) -> UInt64 {
+    var ts = timespec()
+    guard clock_gettime(clockid_t(clock), &ts) == 0 else { return monotonicNanoseconds() }
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}

@@ -65,6 +65,8 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
     private var presentCount = 0
     private var appliedScale: Double = 0
     private let start = monotonicNanoseconds()
+    /// The compositor's presentation clock, fixed after the initial roundtrips.
+    private let presentationClock: Int32
 
     /// Connects, creates the toplevel and waits for its first configure (which decides the
     /// size: the compositor's, or `options.size` when it leaves the choice to the client).
@@ -78,6 +80,7 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
         shmOnRenderQueue = queue.wrap(display.shm!)
         presentationOnRenderQueue = display.presentation.map { queue.wrap($0) }
         chain = BufferChain(shm: shmOnRenderQueue)
+        presentationClock = display.presentationClock
         _size = toplevel.size
         _scale = toplevel.preferredScale
         (_pixelWidth, _pixelHeight) = WaylandPresenter.pixelSize(toplevel.size, scale: toplevel.preferredScale)
@@ -177,7 +180,7 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
                 // Fractional scale: a buffer of any size shown at the logical size.
                 wl_surface_set_buffer_scale(surface, 1)
                 wp_viewport_set_destination(viewport, Int32(logical.width.rounded()), Int32(logical.height.rounded()))
-            } else {
+            } else if display.compositorVersion >= 3 {
                 wl_surface_set_buffer_scale(surface, Int32(max(1, scale.rounded())))
             }
             appliedScale = scale
@@ -194,7 +197,7 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
         wl_callback_add_listener(callback, frameListener, unretained(self))
         frameCallback = callback
         if let presentation = presentationOnRenderQueue {
-            let feedback = PresentationFeedback(presenter: self, committedAt: monotonicNanoseconds())
+            let feedback = PresentationFeedback(presenter: self, committedAt: nanoseconds(on: presentationClock))
             feedback.proxy = wp_presentation_feedback(presentation, surface)
             wp_presentation_feedback_add_listener(feedback.proxy, feedbackListener, Unmanaged.passRetained(feedback).toOpaque())
         }
@@ -269,10 +272,9 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
     }
 
     fileprivate func handlePresented(committedAt: UInt64, presentedNs: UInt64, refreshNs: UInt32) {
-        let now = monotonicNanoseconds()
+        let now = nanoseconds(on: presentationClock)
         lock.lock()
-        // The compositor's clock is CLOCK_MONOTONIC on weston and wlroots (wp_presentation.clock_id);
-        // DispatchTime's uptime is the same clock.
+        // Both times are on the compositor's presentation clock (wp_presentation.clock_id).
         if presentedNs > 0, presentedNs <= now + 1_000_000_000 {
             stats.commitToPresentedMs.append((Double(presentedNs) - Double(committedAt)) / 1e6)
             if stats.lastPresentedNs > 0 { stats.presentedIntervalsMs.append(Double(presentedNs - min(presentedNs, stats.lastPresentedNs)) / 1e6) }

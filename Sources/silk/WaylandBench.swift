@@ -72,7 +72,8 @@ struct WaylandBench {
         let idleSeconds = 2.0
         print("bench: \(scene.rawValue) on \(presenter.display.socketName), \(Int(window.size.width))x\(Int(window.size.height)) pt at scale \(window.scale)")
         fflush(nil)
-        loop.addTimer(after: .zero, repeating: .microseconds(16_667)) {
+        var ticker: TimerToken?
+        ticker = loop.addTimer(after: .zero, repeating: .microseconds(16_667)) {
             let t = elapsed()
             switch phase {
             case 0:
@@ -83,12 +84,17 @@ struct WaylandBench {
                 if t >= 1 + seconds {
                     measured = presenter.statistics
                     phase = 2
-                    idleFramesStart = window.presentedFrames
-                    // Let the last frame land before the idle measurement starts.
-                    loop.addTimer(after: .milliseconds(300)) { idleCPUStart = processCPUSeconds() }
+                    // Idle: no timer of ours runs (nothing wakes the process but the compositor).
+                    // Let the last frame land, then measure the CPU the still window uses.
+                    if let ticker { loop.cancelTimer(ticker) }
+                    loop.addTimer(after: .milliseconds(300)) {
+                        idleFramesStart = window.presentedFrames
+                        idleCPUStart = processCPUSeconds()
+                        loop.addTimer(after: .milliseconds(Int64(idleSeconds * 1000))) { app.quit() }
+                    }
                 }
             default:
-                if t >= 1 + seconds + 0.3 + idleSeconds { app.quit() }
+                break
             }
         }
         app.run()
