@@ -6,7 +6,7 @@ SILK_DEBUG := $(BUILD_DIR)/debug/silk
 SILK       := $(BUILD_DIR)/$(CONFIG)/silk
 OUT        ?= out
 
-.PHONY: all demo test test-tsan build build-debug deps deps-test unit-tests cli-tests e2e-fbdev snapshots record-golden clean
+.PHONY: all demo test test-tsan build build-debug deps deps-test unit-tests cli-tests e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
 
 all: build
 
@@ -22,17 +22,18 @@ build: deps
 build-debug: deps
 	$(SWIFT) build
 
-## make demo: install what is missing, build, and show the flagship demo.
-## Until the node-based demo lands this renders every snapshot scene to $(OUT)/ and says where.
+## make demo: install what is missing, build, and run the flagship demo on the best backend
+## (Wayland, else the framebuffer, else headless writing PNG frames to $(OUT)/ and saying where).
 demo: build
 	@scripts/demo.sh $(SILK) $(OUT)
 
 ## make test: install what the tests need, build, run every test; fails loudly on any failure.
-## Includes the ThreadSanitizer run of the concurrency tests (set SILK_SKIP_TSAN=1 to skip locally).
+## Includes the end-to-end tests under real compositors and in QEMU (SILK_SKIP_E2E=1 skips them
+## locally) and the ThreadSanitizer run of the concurrency tests (SILK_SKIP_TSAN=1 skips it).
 test: deps-test
 	$(SWIFT) build --build-tests
-	$(MAKE) --no-print-directory unit-tests cli-tests
-	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-fbdev; fi
+	$(MAKE) --no-print-directory unit-tests cli-tests protocols-check
+	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev; fi
 	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
 
 ## ThreadSanitizer over the run loop, render-thread and text concurrency tests (own build folder).
@@ -53,6 +54,14 @@ cli-tests:
 e2e-fbdev: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
 	timeout 170 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
+
+## The Wayland presenter under weston, sway and cage (headless): screenshots, input, resize, scale.
+e2e-wayland:
+	@Tests/e2e/wayland.sh $(SILK_DEBUG)
+
+## The committed wayland-scanner output matches protocols/*.xml.
+protocols-check:
+	@scripts/generate-protocols.sh >/dev/null && git diff --exit-code --stat -- Sources/CBindings/CWaylandProtocols
 
 ## Re-record golden snapshots after an intended visual change (then look at the PNGs!).
 record-golden:

@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SilkRender", targets: ["SilkRender"]),
         .library(name: "SilkNodes", targets: ["SilkNodes"]),
         .library(name: "SilkFramebuffer", targets: ["SilkFramebuffer"]),
+        .library(name: "SilkWayland", targets: ["SilkWayland"]),
         .library(name: "Silk", targets: ["Silk"]),
         .executable(name: "silk", targets: ["silk"]),
     ],
@@ -39,6 +40,9 @@ let package = Package(
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
         systemLibrary("CWaylandClient", pkgConfig: "wayland-client", apt: ["libwayland-dev"]),
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev"]),
+        systemLibrary("CWaylandCursor", pkgConfig: "wayland-cursor", apt: ["libwayland-dev"]),
+        // wayland-scanner output for protocols/*.xml, committed (scripts/generate-protocols.sh).
+        .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"], path: "Sources/CBindings/CWaylandProtocols"),
         .target(name: "CSilkLinux", path: "Sources/CBindings/CSilkLinux"),
 
         // MARK: Swift layers
@@ -57,8 +61,12 @@ let package = Package(
                 dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
                                "CSilkLinux", "CXKBCommon"],
                 swiftSettings: strict),
+        .target(name: "SilkWayland",
+                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
+                               "CWaylandClient", "CWaylandProtocols", "CWaylandCursor", "CXKBCommon", "CSilkLinux"],
+                swiftSettings: strict),
         .target(name: "Silk", dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
-                                             "SilkFramebuffer"],
+                                             "SilkFramebuffer", "SilkWayland"],
                 swiftSettings: strict),
         .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes"], swiftSettings: strict),
         .executableTarget(name: "silk",
@@ -79,8 +87,16 @@ let package = Package(
         .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster"], swiftSettings: strict),
         .testTarget(name: "SilkRasterTests", dependencies: ["SilkRaster", "SilkScenes", "SilkTestSupport"],
                     resources: [.copy("Golden"), .copy("Inputs")], swiftSettings: strict),
+
+        // MARK: Plugins
+        // `swift package generate-wayland-protocols`: reruns wayland-scanner (scripts/generate-protocols.sh).
+        .plugin(name: "GenerateWaylandProtocols",
+                capability: .command(intent: .custom(verb: "generate-wayland-protocols",
+                                                     description: "Regenerate Sources/CBindings/CWaylandProtocols from protocols/*.xml"),
+                                     permissions: [.writeToPackageDirectory(reason: "writes the generated protocol C files")])),
     ],
     swiftLanguageModes: [.v6]
 )

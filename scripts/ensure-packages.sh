@@ -11,7 +11,10 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
 test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-emoji
   # The framebuffer end-to-end test: QEMU, an initramfs (cpio, a static busybox) and XKB data;
   # Tests/e2e/fbdev.sh downloads Debian's kernel package itself unless linux-image-amd64 is installed.
-  qemu-system-x86 cpio busybox-static xkb-data)
+  qemu-system-x86 cpio busybox-static xkb-data
+  # Wayland end-to-end tests: compositors (cage needs xwayland), screenshots, virtual keyboard,
+  # a C compiler for Tests/e2e/tools (libpng-dev and libwayland-dev are build packages).
+  weston sway cage xwayland grim wtype gcc libc6-dev)
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in

@@ -19,6 +19,8 @@ public final class Application {
     public var inputOptions = InputOptions()
     /// Whether the framebuffer backend switches the console to graphics mode (and back).
     public var takesConsole = true
+    /// Why the app stopped abnormally (its backend failed), or nil. Exit non-zero when set.
+    public private(set) var failure: String?
 
     public init(backend: Backend = .auto) {
         EventLoop.installSignalHandling()
@@ -30,15 +32,20 @@ public final class Application {
     /// `explanation` receives the backend choice (print it: users want to know why headless).
     public func makeWindow(size: Size, scale: Double = 1, background: Color = .white,
                            headlessClock: HeadlessPresenter.Clock = .realTime,
+                           options: WindowOptions = WindowOptions(),
                            explanation: ((String) -> Void)? = nil) throws -> Window {
         guard size.isValidExtent, !size.isEmpty, scale.isFinite, scale > 0 else {
             throw BackendError("window size \(size) at scale \(scale) is not positive and finite")
         }
         let w = Int((size.width * scale).rounded(.up)), h = Int((size.height * scale).rounded(.up))
+        var options = options
+        options.opaque = background.isOpaque
         let choice = try backend.open(pixelWidth: w, pixelHeight: h, scale: scale, headlessClock: headlessClock,
-                                      framebuffer: framebufferOptions, input: inputOptions, takeConsole: takesConsole)
+                                      options: options, framebuffer: framebufferOptions, input: inputOptions,
+                                      takeConsole: takesConsole)
         explanation?(choice.explanation)
         let window = try Window(presenter: choice.presenter, background: background, loop: loop)
+        try connect(window, to: choice.presenter)
         windows.append(window)
         choice.attach?(window)
         return window
@@ -53,4 +60,18 @@ public final class Application {
     }
 
     public func quit() { loop.stop() }
+
+    /// Ends the app because its backend failed: prints `silk: message` to stderr at once, stops
+    /// the loop (so `run()` returns and `failure` is set), and makes sure the process is gone
+    /// within a second even if an orderly shutdown blocks.
+    public func fail(_ message: String) {
+        guard failure == nil else { return }
+        failure = message
+        FileHandle.standardError.write(Data("silk: \(message)\n".utf8))
+        loop.stop()
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.8)
+            _exit(1)
+        }
+    }
 }

@@ -1,7 +1,10 @@
 import Foundation
-import SilkFramebuffer
+import SilkGeometry
+import SilkNodes
 import SilkRaster
 import SilkRender
+import SilkWayland
+import SilkFramebuffer
 
 /// Where frames go.
 public enum Backend: String, Sendable, CaseIterable {
@@ -18,6 +21,19 @@ public struct BackendError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
+/// How a window presents itself where the backend has windows (Wayland); ignored elsewhere.
+public struct WindowOptions: Sendable {
+    public var title = "Silk"
+    public var appID = "org.silk.Silk"
+    public var minimumSize: Size?
+    public var maximized = false
+    /// Fill the output (`xdg_toplevel.set_fullscreen`): kiosks under cage.
+    public var fullscreen = false
+    /// Set by `Application.makeWindow` from the background colour (opaque: XRGB buffers).
+    public var opaque = true
+    public init() {}
+}
+
 /// The outcome of backend selection: the presenter to use and, for `auto`, why.
 public struct BackendChoice {
     public let presenter: any Presenter
@@ -31,20 +47,28 @@ public struct BackendChoice {
 extension Backend {
     /// Opens a presenter for this backend at `pixelWidth`×`pixelHeight`.
     ///
-    /// The Wayland presenter is not part of this build yet: asking for it explicitly is an
-    /// error. The framebuffer fills its screen (the requested size is ignored); `framebuffer`
-    /// chooses the device, rotation and pacing, `input` the evdev options. `auto` notes why it
-    /// skipped a backend and falls back to headless.
+    /// `auto` tries Wayland (when `WAYLAND_DISPLAY` is set), then the framebuffer, then headless,
+    /// and explains each skip. Wayland windows take their size from the compositor's first
+    /// configure (`options` says what to ask for); the framebuffer fills its screen (the
+    /// requested size is ignored), with `framebuffer` choosing the device, rotation and pacing
+    /// and `input` the evdev options.
     public func open(pixelWidth: Int, pixelHeight: Int, scale: Double,
                      environment: [String: String] = ProcessInfo.processInfo.environment,
                      headlessClock: HeadlessPresenter.Clock = .realTime,
+                     options: WindowOptions = WindowOptions(),
                      framebuffer: FramebufferOptions = FramebufferOptions(),
                      input: InputOptions = InputOptions(), takeConsole: Bool = true) throws -> BackendChoice {
         var framebuffer = framebuffer
         framebuffer.scale = scale
         switch self {
         case .wayland:
-            throw BackendError("--backend wayland: the Wayland presenter is not built yet in this version of Silk")
+            do {
+                let p = try Backend.openWayland(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale,
+                                                options: options, environment: environment)
+                return BackendChoice(presenter: p, backend: .wayland, explanation: "wayland on \(p.display.socketName) (requested)")
+            } catch {
+                throw BackendError("--backend wayland: \(error)")
+            }
         case .fbdev:
             return try FramebufferBackend.open(options: framebuffer, input: input, takeConsole: takeConsole,
                                                environment: environment)
@@ -54,7 +78,13 @@ extension Backend {
         case .auto:
             var reasons: [String] = []
             if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty {
-                reasons.append("WAYLAND_DISPLAY=\(display) is set, but the Wayland presenter is not built yet")
+                do {
+                    let p = try Backend.openWayland(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale,
+                                                options: options, environment: environment)
+                    return BackendChoice(presenter: p, backend: .wayland, explanation: "WAYLAND_DISPLAY=\(display): using wayland")
+                } catch {
+                    reasons.append("WAYLAND_DISPLAY=\(display) is set, but \(error)")
+                }
             } else {
                 reasons.append("WAYLAND_DISPLAY is not set")
             }
@@ -71,5 +101,39 @@ extension Backend {
             return BackendChoice(presenter: p, backend: .headless,
                                  explanation: reasons.joined(separator: "; ") + "; using headless")
         }
+    }
+}
+
+extension Backend {
+    /// Connects to the compositor and opens a toplevel asking for `pixelWidth`×`pixelHeight` / `scale`
+    /// points; the compositor's configure and output scale decide the real size and scale.
+    static func openWayland(pixelWidth: Int, pixelHeight: Int, scale: Double, options: WindowOptions,
+                            environment: [String: String]) throws -> WaylandPresenter {
+        var o = WaylandWindowOptions()
+        o.title = options.title
+        o.appID = options.appID
+        o.size = Size(width: Double(pixelWidth) / scale, height: Double(pixelHeight) / scale)
+        o.minimumSize = options.minimumSize
+        o.maximized = options.maximized
+        o.fullscreen = options.fullscreen
+        o.opaque = options.opaque
+        let name = environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 } ?? "wayland-0"
+        return try WaylandPresenter(options: o, displayName: name)
+    }
+}
+
+extension Application {
+    /// Connects a presenter's window events to `window` and the app: Wayland configure →
+    /// `Window.resize`, seat input → `Window.handle`, `xdg_toplevel.close` → `quit()`, a lost
+    /// connection → `fail(_:)` (one message, non-zero exit).
+    func connect(_ window: Window, to presenter: any Presenter) throws {
+        guard let wayland = presenter as? WaylandPresenter else { return }
+        var events = WaylandPresenter.Events()
+        events.resize = { [weak window] size, scale in window?.resize(to: size, scale: scale) }
+        events.input = { [weak window] event in MainActor.assumeIsolated { window?.handle(event) } }
+        events.close = { [weak self] in MainActor.assumeIsolated { self?.quit() } }
+        events.fatalError = { [weak self] message in MainActor.assumeIsolated { self?.fail(message) } }
+        wayland.events = events
+        try wayland.attach(to: loop)
     }
 }

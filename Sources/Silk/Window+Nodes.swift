@@ -16,6 +16,20 @@ extension Window {
         }
     }
 
+    /// Lays the node tree out at the window's new size; at a new scale every node redraws, so
+    /// text and images are rasterized at the new device pixels.
+    func resizeNodes(scaleChanged: Bool) {
+        guard let pass = nodePass as? NodePass else { return }
+        pass.size = size
+        pass.scale = scale
+        guard scaleChanged else { return }
+        func redraw(_ node: DisplayNode) {
+            node.setNeedsDisplay()
+            for n in node.subnodes { redraw(n) }
+        }
+        redraw(pass.rootNode)
+    }
+
     /// Shows `node` filling the window. The node tree then drives the layer tree: the main loop
     /// runs the node pass (`NodePass.observerOrder`), then the transaction committer
     /// (`TransactionCommitter.observerOrder`), then the window's layer commit.

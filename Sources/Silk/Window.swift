@@ -18,9 +18,12 @@ public final class Window {
     public let rootLayer = Layer()
     public let presenter: any Presenter
     public let renderThread: RenderThread
-    /// Size in points.
-    public let size: Size
-    public let scale: Double
+    /// Size in points (changes when the presenter's output is resized: see `resize(to:scale:)`).
+    public private(set) var size: Size
+    public private(set) var scale: Double
+    /// Called on the main thread after `resize(to:scale:)` (apps relayout content that depends
+    /// on the window size).
+    public var onResize: ((Size, Double) -> Void)?
     private var lastCommitted: LayerSnapshot?
     /// The node pass when a root node is shown (see `setRootNode`).
     public internal(set) var nodePass: AnyObject?
@@ -56,6 +59,21 @@ public final class Window {
         lastCommitted = snapshot
         renderThread.commit(snapshot)
         return true
+    }
+
+    /// Adopts a new size (points) and scale from the presenter (a Wayland configure): the root
+    /// layer and node tree are laid out again, and the next commit is forced even if nothing
+    /// else changed, so the render thread presents at the new size within one frame. Main thread.
+    public func resize(to newSize: Size, scale newScale: Double) {
+        guard newSize.isValidExtent, !newSize.isEmpty, newScale.isFinite, newScale > 0 else { return }
+        let scaleChanged = newScale != scale
+        size = newSize
+        scale = newScale
+        rootLayer.frame = Rect(size: newSize)
+        resizeNodes(scaleChanged: scaleChanged)
+        lastCommitted = nil
+        loop?.wakeUp()
+        onResize?(newSize, newScale)
     }
 
     /// Frames the presenter has shown (counted on the render thread).

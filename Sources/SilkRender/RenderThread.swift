@@ -116,6 +116,15 @@ public final class RenderThread: @unchecked Sendable {
             lock.unlock()
             guard let snapshot = current else { continue }
 
+            // A presenter whose output was resized (a Wayland configure, a scale change) gets a
+            // back buffer of its new size; that frame repaints everything.
+            let (pw, ph, ps) = (presenter.pixelWidth, presenter.pixelHeight, presenter.scale)
+            if pw != compositor.backBuffer.width || ph != compositor.backBuffer.height || ps != compositor.scale {
+                do { try compositor.resize(pixelWidth: pw, pixelHeight: ph, scale: ps) } catch {
+                    lock.lock(); failure = error; finish(); lock.unlock()
+                    return
+                }
+            }
             let t0 = DispatchTime.now().uptimeNanoseconds
             let c0 = threadCPUTimeNanoseconds()
             let frame = compositor.composite(snapshot, at: timing.time)

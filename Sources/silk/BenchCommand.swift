@@ -17,17 +17,21 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench", abstract: "Measure a scene: main-thread time, composite time, missed frames.")
 
     @Option(help: "Scene: \(BenchScene.allCases.map(\.rawValue).joined(separator: ", ")).") var scene: BenchScene = .layersScroll
-    @Option(help: "Backend (only headless measures today).") var backend: String = "headless"
+    @Option(help: "headless (virtual clock, lockstep) or wayland (a real compositor: frame-callback-to-present latency).") var backend: String = "headless"
     @Option(help: "Size in points, WxH.") var size: SizeArgument = SizeArgument(argument: "1280x720")!
     @Option(help: "Device pixels per point.") var scale: Double = 1
     @Option(help: "Seconds of scrolling to measure (after one warm-up second).") var seconds: Double = 5
     @Option(help: "Write the results as JSON to this file.") var json: String?
 
     func run() throws {
-        guard backend == "headless" else {
-            fail("--backend \(backend): only the headless backend can be measured in this build")
-        }
         guard seconds.isFinite, seconds > 0, seconds <= 600 else { fail("--seconds must be in (0, 600]") }
+        if backend == "wayland" {
+            let status = MainActor.assumeIsolated { WaylandBench(scene: scene, size: size.size, seconds: seconds, json: json).run() }
+            Foundation.exit(status)
+        }
+        guard backend == "headless" else {
+            fail("--backend \(backend): expected headless or wayland")
+        }
         let result: BenchResult
         do {
             result = try scene.run(size: size.size, scale: scale, seconds: seconds)

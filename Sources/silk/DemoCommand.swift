@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Silk
 import SilkGeometry
+import SilkLayout
 import SilkNodes
 import SilkRaster
 import SilkRender
@@ -22,6 +23,8 @@ struct DemoCommand: ParsableCommand {
         case rainforest
         /// A full-screen dashboard for a touch panel: clock, photo tiles, buttons, a list.
         case kiosk
+        /// A button and a text field: input from the window's seat (end-to-end tests).
+        case input
     }
 
     @Argument(help: "Demo: \(Name.allCases.map(\.rawValue).joined(separator: ", ")).") var name: Name = .rainforest
@@ -31,6 +34,9 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds (default: run until closed or signalled).") var seconds: Double?
     @Option(help: "Stop after this many presented frames.") var frames: Int?
     @Flag(help: "Show the first screen without scrolling.") var noScroll = false
+    @Flag(help: "Wayland: ask for a fullscreen window (kiosks under cage).") var fullscreen = false
+    @Flag(help: "Wayland: ask for a maximized window.") var maximized = false
+    @Option(help: "Wayland: the window title.") var title: String = "Silk demo"
     @Option(help: "Headless: where to write the last frame.") var out: String = "out/demo.png"
     @Option(help: "Headless: also write every Nth presented frame into --frames-dir.") var captureEvery: Int = 0
     @Option(help: "Headless: folder for the captured frames.") var framesDir: String = "out/frames"
@@ -52,7 +58,13 @@ struct DemoCommand: ParsableCommand {
         app.takesConsole = !fb.noConsole
         let window: Window
         do {
-            window = try app.makeWindow(size: size.size, scale: scale) { print("silk demo: backend: \($0)") }
+            var options = WindowOptions()
+            options.title = title
+            options.appID = "org.silk.demo"
+            options.fullscreen = fullscreen
+            options.maximized = maximized
+            options.minimumSize = Size(width: 200, height: 150)
+            window = try app.makeWindow(size: size.size, scale: scale, options: options) { print("silk demo: backend: \($0)") }
         } catch {
             fail("\(error)")
         }
@@ -66,12 +78,20 @@ struct DemoCommand: ParsableCommand {
             update = { scene.update(time: $0) }
         case .rainforest:
             guard RainforestCatalog.entries[0].photoPath != nil else { fail("demo rainforest: assets/photos not found (set SILK_ASSETS)") }
-            let list = RainforestScene.makeList(viewport: size.size, scale: scale)
-            window.setRootNode(list)
-            list.scroll(to: 0)
+            // The window's size and scale, which a compositor may have chosen (not the flags).
+            let root = DemoRootNode(content: RainforestScene.makeList(viewport: window.size, scale: window.scale))
+            window.setRootNode(root)
+            root.list?.scroll(to: 0)
+            // A resize builds the grid again for the new width (columns depend on it).
+            window.onResize = { size, scale in
+                let list = RainforestScene.makeList(viewport: size, scale: scale)
+                list.scroll(to: 0)
+                root.content = list
+            }
             // Down at 1,200 pt/s to the end, then back up: a scripted scroll.
-            let range = max(1, list.contentHeight - size.size.height)
             update = { t in
+                guard let list = root.list else { return }
+                let range = max(1, list.contentHeight - list.viewport.height)
                 let d = (t * 1200).truncatingRemainder(dividingBy: 2 * range)
                 list.scroll(to: d < range ? d : 2 * range - d)
             }
@@ -108,6 +128,11 @@ struct DemoCommand: ParsableCommand {
             }
             noScrollUpdate = true
             update = { _ in }
+        case .input:
+            let scene = InputDemoNode()
+            window.setRootNode(scene)
+            (window.inputDispatcher as? InputDispatcher)?.focus(scene.field, showsRing: false)
+            update = { _ in }
         }
         if captureEvery > 0, let headless = window.presenter as? HeadlessPresenter {
             headless.captureEveryFrame(into: framesDir, stride: captureEvery)
@@ -143,11 +168,42 @@ struct DemoCommand: ParsableCommand {
                 fail("\(error)")
             }
         }
+        if let failure = app.failure {
+            // Already printed when it happened; say how the run ended.
+            print("silk demo: \(window.presentedFrames) frames presented; stopped: \(failure)")
+            return 1
+        }
         print("silk demo: \(window.presentedFrames) frames presented; stopped (\(reason))")
         if let error = window.renderThread.error {
             FileHandle.standardError.write(Data("silk: \(error)\n".utf8))
             return 1
         }
         return 0
+    }
+}
+
+/// The demo's root: shows one content node filling the window, and swaps it when the window
+/// is resized (the rainforest grid is built for one width).
+final class DemoRootNode: DisplayNode, @unchecked Sendable {
+    private var _content: DisplayNode
+    init(content: DisplayNode) {
+        _content = content
+        super.init()
+        name = "demo-root"
+        addSubnode(content)
+    }
+    /// Main thread.
+    var content: DisplayNode {
+        get { _content }
+        set {
+            _content.removeFromSupernode()
+            _content = newValue
+            addSubnode(newValue)
+            setNeedsLayout()
+        }
+    }
+    var list: RainforestListNode? { _content as? RainforestListNode }
+    override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
+        InsetLayoutSpec(insets: EdgeInsets(), child: _content)
     }
 }

@@ -13,9 +13,23 @@ import SilkRender
         #expect(choice.presenter.pixelWidth == 32)
     }
 
-    @Test func waylandRequestedWithoutPresenterIsAClearError() {
-        #expect(throws: BackendError.self) {
-            try Backend.wayland.open(pixelWidth: 32, pixelHeight: 16, scale: 1)
+    @Test func waylandRequestedWithoutCompositorIsAClearError() {
+        do {
+            _ = try Backend.wayland.open(pixelWidth: 32, pixelHeight: 16, scale: 1,
+                                         environment: ["WAYLAND_DISPLAY": "silk-test-no-such-socket"])
+            Issue.record("opened a Wayland window without a compositor")
+        } catch let error as BackendError {
+            #expect(error.description.contains("wl_display_connect(silk-test-no-such-socket)"))
+        } catch {
+            Issue.record("unexpected error \(error)")
         }
+    }
+
+    @Test func autoSaysWhyItSkippedWayland() throws {
+        let choice = try Backend.auto.open(pixelWidth: 32, pixelHeight: 16, scale: 1,
+                                           environment: ["WAYLAND_DISPLAY": "silk-test-no-such-socket", "SILK_FBDEV": "/nonexistent/fb9"],
+                                           headlessClock: .virtual)
+        #expect(choice.backend == .headless)
+        #expect(choice.explanation.contains("WAYLAND_DISPLAY=silk-test-no-such-socket is set, but"))
     }
 }
