@@ -76,6 +76,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private var _isTransactionContainer = false
     private var _placeholderEnabled = false
     private var _placeholderColor: Color? = Color(white: 0.9)
+    private var _placeholderImage: Bitmap?
     private var _placeholderFadeDuration: Double = 0
     private var _neverShowPlaceholders = false
     private var _automaticallyManagesSubnodes = false
@@ -264,6 +265,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         get { lock.withLock { _placeholderColor } }
         set { lock.withLock { _placeholderColor = newValue }; markDirty() }
     }
+    /// Shown (aspect-filled) instead of `placeholderColor` while contents are pending.
+    public var placeholderImage: Bitmap? {
+        get { lock.withLock { _placeholderImage } }
+        set { lock.withLock { _placeholderImage = newValue }; markDirty() }
+    }
     /// Seconds the contents fade in over the placeholder when they arrive (0: at once).
     public var placeholderFadeDuration: Double {
         get { lock.withLock { _placeholderFadeDuration } }
@@ -444,7 +450,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         guard let layer else { return }
         let s = lock.withLock { (frame: _frame, origin: _boundsOrigin, bg: _backgroundColor, bc: _borderColor, bw: _borderWidth, cr: _cornerRadius,
                                  op: _opacity, clip: _clipsToBounds, hidden: _isHidden, opaque: _isOpaque,
-                                 placeholder: _placeholderEnabled ? _placeholderColor : nil, raster: _rasterizesSubtree) }
+                                 placeholder: _placeholderEnabled ? _placeholderColor : nil,
+                                 placeholderImage: _placeholderEnabled ? _placeholderImage : nil, raster: _rasterizesSubtree) }
         layer.frame = s.frame
         layer.bounds.origin = s.origin
         layer.opacity = s.op
@@ -464,6 +471,18 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         // Input: keyboard focus is drawn as a border over the node's own (FocusRing.swift).
         if showsFocusRing { layer.borderColor = FocusRing.color; layer.borderWidth = FocusRing.width }
         layer.isOpaque = s.opaque
+        // A placeholder image stands in for the contents until they arrive.
+        if !hasContents, type(of: self).drawsContent || s.raster {
+            if let image = s.placeholderImage {
+                if layer.contents !== image {
+                    layer.contents = image
+                    layer.contentsGravity = .aspectFill
+                    layer.contentsScale = 1
+                }
+            } else if layer.contents != nil {
+                layer.contents = nil
+            }
+        }
     }
 
     /// Publishes a display result (main thread, from the committer).
@@ -472,8 +491,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         let fade = placeholderEnabled ? placeholderFadeDuration : 0
         layer.contentsFadeInDuration = hasContents ? 0 : fade
         layer.contentsScale = scale
-        layer.contents = contents
+        layer.contentsGravity = .scaleToFill
         hasContents = contents != nil
+        layer.contents = contents
         applyStateToLayer()
     }
 

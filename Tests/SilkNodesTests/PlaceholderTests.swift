@@ -9,6 +9,25 @@ extension PipelineTests {
     /// A node with a placeholder shows the placeholder colour until its contents arrive, then
     /// the contents fade in over `placeholderFadeDuration` on the frame clock.
     @Suite(.serialized) struct PlaceholderTests {
+        @Test func placeholderImageStandsInUntilContentsArrive() throws {
+            let root = DisplayNode()
+            let gate = Gate()
+            let node = ColorNode(.white, size: Size(width: 20, height: 20), gate: gate)
+            let stand = try Bitmap(width: 4, height: 4)
+            stand.fill(Color(rgb: 0x00ff00))
+            node.placeholderEnabled = true
+            node.placeholderImage = stand
+            root.addSubnode(node)
+            root.layoutSpecBlock = { _, _ in WrapperLayoutSpec(node) }
+            let h = Harness(root: root, size: Size(width: 40, height: 40))
+            h.iterate()
+            gate.waitForWaiters(1)
+            #expect(node.layer?.contents === stand)
+            gate.openGate()
+            #expect(h.iterate(until: { node.layer?.contents !== stand && node.layer?.contents != nil }))
+            #expect(h.pixel(node, 5, 5) == 0xffff_ffff)
+        }
+
         @Test func placeholderThenFadeOnTheFrameClock() throws {
             let root = DisplayNode()
             root.backgroundColor = .black
