@@ -29,6 +29,10 @@ public struct FrameReport: Sendable {
 public final class RenderThread: @unchecked Sendable {
     /// `SILK_RENDER_STATS=1` prints the compositor's statistics once a second (diagnostics).
     static let logStatistics = ProcessInfo.processInfo.environment["SILK_RENDER_STATS"] != nil
+    /// `SILK_PRESENT_EVERY_FRAME=1` repaints and presents every frame even when nothing changed.
+    /// A diagnostic for screen-capture tools that only see clients that keep drawing (cage
+    /// 0.1.4's screencopy returns black frames otherwise); it defeats the idle-CPU design.
+    static let presentEveryFrame = ProcessInfo.processInfo.environment["SILK_PRESENT_EVERY_FRAME"] == "1"
     private let presenter: any Presenter
     private let compositor: Compositor
     private let lock = NSCondition()
@@ -103,7 +107,7 @@ public final class RenderThread: @unchecked Sendable {
         while true {
             // Sleep until there is something to show: no frame is composited when nothing changed.
             lock.lock()
-            while pending == nil && !animating && !stopping { lock.wait() }
+            while pending == nil && !animating && !stopping && !(RenderThread.presentEveryFrame && current != nil) { lock.wait() }
             if stopping { finish(); lock.unlock(); return }
             lock.unlock()
 
@@ -127,6 +131,7 @@ public final class RenderThread: @unchecked Sendable {
             }
             let t0 = DispatchTime.now().uptimeNanoseconds
             let c0 = threadCPUTimeNanoseconds()
+            if RenderThread.presentEveryFrame { compositor.invalidateAll() }
             let frame = compositor.composite(snapshot, at: timing.time)
             let c1 = threadCPUTimeNanoseconds()
             let t1 = DispatchTime.now().uptimeNanoseconds
