@@ -4,15 +4,29 @@ import SilkRender
 import SilkRunLoop
 
 extension Window {
-    /// Delivers an input event from a presenter to the node tree (main thread), and arms a
-    /// timer for the dispatcher's next gesture deadline.
+    /// Delivers an input event from a presenter to the node tree (main thread), and re-arms the
+    /// one timer that serves the dispatcher's next gesture deadline (long press, key repeat).
     @MainActor
     public func handle(_ event: InputEvent) {
         guard let dispatcher = inputDispatcher as? InputDispatcher else { return }
         dispatcher.handle(event)
-        if let deadline = dispatcher.nextDeadline {
-            let delay = max(0, deadline - InputClock.now)
-            EventLoop.main.addTimer(after: .nanoseconds(Int64(delay * 1e9))) { dispatcher.tick(now: InputClock.now) }
+        armInputDeadline(dispatcher)
+    }
+
+    /// One pending timer at most: each event replaces the previous deadline's timer.
+    @MainActor
+    private func armInputDeadline(_ dispatcher: InputDispatcher) {
+        let loop = EventLoop.main
+        if let token = inputDeadlineTimer as? TimerToken { loop.cancelTimer(token) }
+        inputDeadlineTimer = nil
+        guard let deadline = dispatcher.nextDeadline else { return }
+        let delay = max(0, deadline - InputClock.now)
+        inputDeadlineTimer = loop.addTimer(after: .nanoseconds(Int64(delay * 1e9))) { [weak self] in
+            dispatcher.tick(now: InputClock.now)
+            MainActor.assumeIsolated {
+                self?.inputDeadlineTimer = nil
+                self?.armInputDeadline(dispatcher)
+            }
         }
     }
 

@@ -29,6 +29,8 @@ public final class Window {
     public internal(set) var nodePass: AnyObject?
     /// The node tree's input dispatcher when a root node is shown (an `InputDispatcher`).
     public internal(set) var inputDispatcher: AnyObject?
+    /// The loop timer serving the dispatcher's next deadline (a `TimerToken`), if armed.
+    var inputDeadlineTimer: Any?
     private var observer: ObserverToken?
     private weak var loop: EventLoop?
 

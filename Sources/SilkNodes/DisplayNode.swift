@@ -93,7 +93,6 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     var hasContents = false
     /// The pass that loaded `layer` (main thread).
     weak var loadedBy: NodePass?
-    var isApplyingLayout = false
 
     public init() {}
 

@@ -102,9 +102,7 @@ public final class NodePass {
             }
         }
         for (child, sub, origin) in children {
-            child.isApplyingLayout = true
             child.frame = Rect(origin: origin, size: sub.size)
-            child.isApplyingLayout = false
             apply(sub, to: child)
         }
     }

@@ -73,8 +73,6 @@ public final class NodeScheduler: @unchecked Sendable {
         return layout || blocks || nodes.contains { $0.rootNode === root }
     }
 
-    /// True when any pass has something to do.
-    public var hasWork: Bool { lock.withLock { !dirty.isEmpty || !layoutRoots.isEmpty || !passBlocks.isEmpty } }
 
     /// Takes the work of one pass: the dirty nodes of `root`'s tree (and nodes whose layers
     /// `pass` loaded, which may have left the tree), `root` if it needs layout, and all queued

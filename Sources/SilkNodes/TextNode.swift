@@ -79,12 +79,32 @@ open class TextNode: DisplayNode, @unchecked Sendable {
     /// The link under `point` (node coordinates), if any.
     public func link(at point: Point) -> String? { textLayout.link(at: point)?.url }
 
+    /// What a layout is computed from, captured under the lock (a value: safe on any thread).
+    struct LayoutInputs: Sendable {
+        let text: AttributedText
+        let token: AttributedText?
+        let maximumLines: Int
+        let mode: TruncationMode
+
+        func layout(width: Double) -> TextLayout {
+            TextLayout(text: text, constrainedTo: Size(width: width, height: .infinity), maximumLines: maximumLines,
+                       truncationToken: token, truncationMode: mode)
+        }
+    }
+
+    /// The inputs and, when it was measured at `width`, the cached layout.
+    private func layoutInputs(width: Double) -> (LayoutInputs, cached: TextLayout?) {
+        lock.withLock {
+            let inputs = LayoutInputs(text: _text, token: _truncationToken, maximumLines: _maximumLines, mode: _truncationMode)
+            return (inputs, _measured.flatMap { $0.constrainedSize.width == width ? $0 : nil })
+        }
+    }
+
     func layout(forWidth width: Double) -> TextLayout {
-        let (text, token, lines, mode, cached) = lock.withLock { (_text, _truncationToken, _maximumLines, _truncationMode, _measured) }
-        if let cached, cached.constrainedSize.width == width { return cached }
-        let layout = TextLayout(text: text, constrainedTo: Size(width: width, height: .infinity), maximumLines: lines,
-                                truncationToken: token, truncationMode: mode)
-        lock.withLock { if _text == text { _measured = layout } }
+        let (inputs, cached) = layoutInputs(width: width)
+        if let cached { return cached }
+        let layout = inputs.layout(width: width)
+        lock.withLock { if _text == inputs.text { _measured = layout } }
         return layout
     }
 
@@ -98,19 +118,26 @@ open class TextNode: DisplayNode, @unchecked Sendable {
     public var lastBaseline: Double { textLayout.lastBaseline }
 
     struct Parameters: Sendable {
-        let layout: TextLayout
+        /// The layout measured at the drawn width, or nil: the display job lays the text out
+        /// from `inputs` (text is never shaped on the main thread for drawing).
+        let prepared: TextLayout?
+        let inputs: LayoutInputs
+        let width: Double
         let shadow: Shadow?
         let highlight: [Rect]
     }
 
     open override func drawParameters() -> (any Sendable)? {
-        let layout = layout(forWidth: bounds.width)
-        let highlight = lock.withLock { _highlightedRange }.map { layout.rects(for: $0) } ?? []
-        return Parameters(layout: layout, shadow: shadow, highlight: highlight)
+        let width = bounds.width
+        let (inputs, cached) = layoutInputs(width: width)
+        // A touched link's highlight needs its rects now; that is the only case measured here.
+        let highlight = lock.withLock { _highlightedRange }.map { layout(forWidth: width).rects(for: $0) } ?? []
+        return Parameters(prepared: cached, inputs: inputs, width: width, shadow: shadow, highlight: highlight)
     }
 
     open override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
         guard let p = parameters as? Parameters else { return }
+        let layout = p.prepared ?? p.inputs.layout(width: p.width)
         for r in p.highlight {
             context.canvas.fillRoundedRect(r.insetBy(dx: -2, dy: -1), cornerRadius: 3, with: .color(Color(white: 0, alpha: 0.15)))
         }
@@ -120,14 +147,14 @@ open class TextNode: DisplayNode, @unchecked Sendable {
             let size = Size(width: context.bounds.width + 2 * pad, height: context.bounds.height + 2 * pad)
             let layer = try Bitmap(size: size, scale: context.scale)
             // The same layout (truncation and all) in one colour.
-            p.layout.draw(into: layer, at: Point(x: pad, y: pad), scale: context.scale, colorOverride: s.color)
+            layout.draw(into: layer, at: Point(x: pad, y: pad), scale: context.scale, colorOverride: s.color)
             if isCancelled() { throw RasterError.cancelled }
             let blurred = s.radius > 0 ? try layer.blurred(radius: s.radius * context.scale, isCancelled: isCancelled) : layer
             context.canvas.draw(blurred, in: Rect(x: s.offset.x - pad, y: s.offset.y - pad, width: size.width, height: size.height),
                                 contentMode: .scaleToFill, filter: .bilinear, imageScale: context.scale)
         }
         if isCancelled() { throw RasterError.cancelled }
-        context.canvas.draw(p.layout, at: .zero)
+        context.canvas.draw(layout, at: .zero)
     }
 
     /// Highlights the link range under a touch (set by the input model).

@@ -34,9 +34,7 @@ public enum SceneName: String, CaseIterable, Sendable {
         switch scene {
         case .card: return try CardScene.render(size: size, scale: scale)
         case .kiosk: return try KioskScene.render(size: size, scale: scale)
-        case .rainforest:
-            let offset = Double(ProcessInfo.processInfo.environment["SILK_SCROLL"] ?? "") ?? 0
-            return try RainforestScene.render(size: size, scale: scale, offset: offset)
+        case .rainforest: return try RainforestScene.render(size: size, scale: scale)
         case .shapes: return try ShapesScene.render(size: size, scale: scale)
         case .image:
             guard let imagePath else { throw SceneError("image: --image PATH is required") }

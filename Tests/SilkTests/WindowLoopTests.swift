@@ -79,4 +79,40 @@ final class WindowLoopTests: XCTestCase {
         window.close()
     }
 }
+extension WindowLoopTests {
+    /// A long press fed through `Window.handle` is recognized by the window's deadline timer on
+    /// the real loop, once, however many events re-arm that timer meanwhile.
+    func testLongPressDeadlineIsServedByOneTimer() throws {
+        try MainActor.assumeIsolated { try Self.longPressOnMain() }
+    }
+
+    @MainActor
+    private static func longPressOnMain() throws {
+        let app = Application(backend: .headless)
+        let window = try app.makeWindow(size: Size(width: 100, height: 100), headlessClock: .virtual)
+        let root = DisplayNode()
+        let target = DisplayNode()
+        target.style.width = 60
+        target.style.height = 60
+        root.addSubnode(target)
+        root.layoutSpecBlock = { _, _ in InsetLayoutSpec(insets: EdgeInsets(all: 20), child: target) }
+        let fired = Locked(0)
+        target.addGestureRecognizer(LongPressGestureRecognizer { recognizer in
+            if recognizer.state == .recognized { fired.withLock { $0 += 1 } }
+        })
+        window.setRootNode(root)
+        let loop = app.loop
+        _ = loop.run(until: { target.frame.width == 60 }, timeout: .seconds(5))
+        let t0 = InputClock.now
+        window.handle(InputEvent(.touchDown(id: 1, Point(x: 50, y: 50)), timestamp: t0))
+        // Small moves within the allowed movement: each re-arms the deadline timer.
+        for k in 1...20 {
+            window.handle(InputEvent(.touchMove(id: 1, Point(x: 50 + Double(k % 3), y: 50)), timestamp: t0 + Double(k) * 0.001))
+        }
+        XCTAssertEqual(loop.run(until: { fired.current > 0 }, timeout: .seconds(3)), .conditionMet)
+        _ = loop.run(until: { false }, timeout: .milliseconds(700))
+        XCTAssertEqual(fired.current, 1)
+        window.close()
+    }
+}
 #endif
