@@ -6,7 +6,9 @@ SILK_DEBUG := $(BUILD_DIR)/debug/silk
 SILK       := $(BUILD_DIR)/$(CONFIG)/silk
 OUT        ?= out
 
-.PHONY: all demo test test-tsan build build-debug deps deps-test unit-tests cli-tests e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
+BENCH_OUT  ?= $(OUT)/bench
+
+.PHONY: all demo test test-tsan bench bench-smoke build build-debug deps deps-test unit-tests cli-tests e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
 
 all: build
 
@@ -32,7 +34,7 @@ demo: build
 ## locally) and the ThreadSanitizer run of the concurrency tests (SILK_SKIP_TSAN=1 skips it).
 test: deps-test
 	$(SWIFT) build --build-tests
-	$(MAKE) --no-print-directory unit-tests cli-tests protocols-check
+	$(MAKE) --no-print-directory unit-tests cli-tests protocols-check bench-smoke
 	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev; fi
 	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
 
@@ -62,6 +64,23 @@ e2e-wayland:
 ## The committed wayland-scanner output matches protocols/*.xml.
 protocols-check:
 	@scripts/generate-protocols.sh >/dev/null && git diff --exit-code --stat -- Sources/CBindings/CWaylandProtocols
+
+## make bench: the full benchmark (every scene, async and sync; about a minute) on the release
+## build: the table on stdout and in $(BENCH_OUT)/bench.txt, JSON, a Markdown table and the plot.
+bench: build
+	@mkdir -p $(BENCH_OUT)
+	$(SILK) bench --json $(BENCH_OUT)/bench.json --plot $(BENCH_OUT)/bench.png --markdown $(BENCH_OUT)/bench.md | tee $(BENCH_OUT)/bench.txt
+	@scripts/validate-bench-json.py $(BENCH_OUT)/bench.json
+
+## CI's benchmark smoke test: `silk bench --quick` (release build, the binary e2e-fbdev builds
+## too) must finish, write a plot, and produce JSON that validates against
+## docs/benchmark.schema.json. No timing is asserted.
+bench-smoke:
+	$(SWIFT) build -c release --static-swift-stdlib --product silk
+	@mkdir -p $(OUT)/bench-smoke
+	timeout 120 $(BUILD_DIR)/release/silk bench --quick --json $(OUT)/bench-smoke/quick.json --plot $(OUT)/bench-smoke/quick.png >$(OUT)/bench-smoke/quick.txt
+	@scripts/validate-bench-json.py $(OUT)/bench-smoke/quick.json
+	@python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n", "not a PNG"; print("bench-smoke: plot %dx%d" % struct.unpack(">II", d[16:24]))' $(OUT)/bench-smoke/quick.png
 
 ## Re-record golden snapshots after an intended visual change (then look at the PNGs!).
 record-golden:

@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SilkFramebuffer", targets: ["SilkFramebuffer"]),
         .library(name: "SilkWayland", targets: ["SilkWayland"]),
         .library(name: "Silk", targets: ["Silk"]),
+        .library(name: "SilkBench", targets: ["SilkBench"]),
         .executable(name: "silk", targets: ["silk"]),
     ],
     dependencies: [
@@ -69,8 +70,11 @@ let package = Package(
                                              "SilkFramebuffer", "SilkWayland"],
                 swiftSettings: strict),
         .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes"], swiftSettings: strict),
+        // The benchmark: scenes, the frame runner, report, table and plot (`silk bench`).
+        .target(name: "SilkBench", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRender", "SilkNodes", "SilkScenes"],
+                swiftSettings: strict),
         .executableTarget(name: "silk",
-                          dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkScenes",
+                          dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkScenes", "SilkBench",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
@@ -90,6 +94,9 @@ let package = Package(
         .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster"], swiftSettings: strict),
         .testTarget(name: "SilkRasterTests", dependencies: ["SilkRaster", "SilkScenes", "SilkTestSupport"],
                     resources: [.copy("Golden"), .copy("Inputs")], swiftSettings: strict),
+
+        .testTarget(name: "SilkBenchTests", dependencies: ["SilkBench", "SilkRender", "SilkRaster", "SilkGeometry"],
+                    swiftSettings: strict),
 
         // MARK: Plugins
         // `swift package generate-wayland-protocols`: reruns wayland-scanner (scripts/generate-protocols.sh).

@@ -14,7 +14,9 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   qemu-system-x86 cpio busybox-static xkb-data
   # Wayland end-to-end tests: compositors (cage needs xwayland), screenshots, virtual keyboard,
   # a C compiler for Tests/e2e/tools (libpng-dev and libwayland-dev are build packages).
-  weston sway cage xwayland grim wtype gcc libc6-dev)
+  weston sway cage xwayland grim wtype gcc libc6-dev
+  # The benchmark smoke test validates `silk bench --json` against docs/benchmark.schema.json.
+  python3-jsonschema)
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in

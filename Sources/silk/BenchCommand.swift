@@ -1,221 +1,193 @@
 import ArgumentParser
 import Foundation
 import Silk
+import SilkBench
 import SilkGeometry
-import SilkRaster
+import SilkNodes
 import SilkRender
 import SilkScenes
 
-/// `silk bench --scene NAME --backend headless --size WxH --json OUT.json`
+/// `silk bench [--quick] [--scene NAME…] [--json OUT.json] [--plot OUT.png] [--markdown OUT.md]`
 ///
-/// Runs a scene for a fixed number of frames on the headless presenter's virtual 60 Hz clock in
-/// lockstep (the main thread prepares frame n, commits it, and waits for the render thread to
-/// present it), drops the first second, and reports per-frame distributions. See
-/// docs/benchmark.md for every field.
+/// Runs every benchmark scene (or the ones named) on the headless presenter — frame scenes in
+/// async and sync mode, measurement scenes once — prints a table, and writes the JSON report
+/// (docs/benchmark.schema.json), a plot and a Markdown table on request. Progress goes to
+/// stderr. `--backend wayland` measures real presentation of a scroll scene in a compositor.
+/// See docs/benchmark.md for every figure.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure a scene: main-thread time, composite time, missed frames.")
+        commandName: "bench", abstract: "Benchmark: frame times async vs sync per scene, decoding, layout, startup.")
 
-    @Option(help: "Scene: \(BenchScene.allCases.map(\.rawValue).joined(separator: ", ")).") var scene: BenchScene = .layersScroll
-    @Option(help: "headless (virtual clock, lockstep) or wayland (a real compositor: frame-callback-to-present latency).") var backend: String = "headless"
+    @Option(name: .customLong("scene"), parsing: .singleValue,
+            help: "Scene to run (repeat or comma-separate; default all): \(BenchCatalog.names.joined(separator: ", ")).")
+    var scenes: [String] = []
+    @Option(help: "headless (default: every scene), wayland (a real compositor: one scroll scene's presentation) or fbdev.")
+    var backend: String = "headless"
     @Option(help: "Size in points, WxH.") var size: SizeArgument = SizeArgument(argument: "1280x720")!
     @Option(help: "Device pixels per point.") var scale: Double = 1
-    @Option(help: "Seconds of scrolling to measure (after one warm-up second).") var seconds: Double = 5
-    @Option(help: "Write the results as JSON to this file.") var json: String?
+    @Flag(help: "A short run (0.25 s warm-up + 0.5 s per mode): for CI, to catch crashes and schema breaks.") var quick = false
+    @Option(help: "Measured seconds per mode of a frame scene (default 3, or 0.5 with --quick).") var seconds: Double?
+    @Option(help: "Warm-up seconds per mode, dropped (default 1, or 0.25 with --quick).") var warmup: Double?
+    @Option(help: "Write the report as JSON (schema: docs/benchmark.schema.json).") var json: String?
+    @Option(help: "Draw frame-time timelines and histograms, async against sync, into this PNG.") var plot: String?
+    @Option(help: "Write the results as a Markdown table ('-' for standard output).") var markdown: String?
+    @Flag(help: "List the scenes and exit.") var list = false
 
     func run() throws {
-        guard seconds.isFinite, seconds > 0, seconds <= 600 else { fail("--seconds must be in (0, 600]") }
-        if backend == "wayland" {
-            let status = MainActor.assumeIsolated { WaylandBench(scene: scene, size: size.size, seconds: seconds, json: json).run() }
+        if list {
+            for e in BenchCatalog.all {
+                switch e {
+                case .frames(let t): print("\(t.name.padding(toLength: 19, withPad: " ", startingAt: 0))\(t.summary)\(t.supportsSync ? " [async, sync]" : " [async]")")
+                case .measurement(let t): print("\(t.name.padding(toLength: 19, withPad: " ", startingAt: 0))\(t.summary)")
+                case .unavailable(let n, let s, let r): print("\(n.padding(toLength: 19, withPad: " ", startingAt: 0))\(s) — \(r)")
+                }
+            }
+            return
+        }
+        guard scale.isFinite, scale > 0, scale <= 4 else { fail("--scale \(scale): must be in (0, 4]") }
+        let names = scenes.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        for n in names where !BenchCatalog.names.contains(n) {
+            fail("--scene \(n): expected one of \(BenchCatalog.names.joined(separator: ", "))")
+        }
+        var settings = quick ? BenchSettings.quick(size: size.size, scale: scale) : BenchSettings.full(size: size.size, scale: scale)
+        if let seconds {
+            guard seconds.isFinite, seconds > 0, seconds <= 600 else { fail("--seconds must be in (0, 600]") }
+            settings.measuredSeconds = seconds
+        }
+        if let warmup {
+            guard warmup.isFinite, warmup >= 0, warmup <= 60 else { fail("--warmup must be in [0, 60]") }
+            settings.warmupSeconds = warmup
+        }
+        for path in [json, plot, markdown].compactMap({ $0 }) where path != "-" { checkWritable(path) }
+
+        switch backend {
+        case "headless": break
+        case "wayland":
+            guard names.count <= 1, let scene = names.first ?? Optional(LayersScrollBench.name),
+                  [LayersScrollBench.name, RainforestScrollBench.name].contains(scene) else {
+                fail("--backend wayland measures one of layers-scroll, rainforest-scroll (--scene)")
+            }
+            let status = MainActor.assumeIsolated {
+                WaylandBench(scene: scene, size: size.size, seconds: seconds ?? (quick ? 1 : 5), json: json).run()
+            }
             Foundation.exit(status)
+        case "fbdev":
+            fail("--backend fbdev: run `silk fbdev-bench --device /dev/fb0` (the presenter's copy per frame); the scenes run on headless")
+        default:
+            fail("--backend \(backend): expected headless, wayland or fbdev")
         }
-        guard backend == "headless" else {
-            fail("--backend \(backend): expected headless or wayland")
-        }
-        let result: BenchResult
+
+        settings.startupCommand = [selfExecutable(), "bench-startup-probe"]
+        let entries = names.isEmpty ? BenchCatalog.all : BenchCatalog.all.filter { names.contains($0.name) }
+        var suite = BenchSuite(settings: settings, entries: entries, command: commandLine(), build: buildConfiguration)
+        let progress = ProgressLine()
+        suite.progress = { progress.show($0) }
+        let report = suite.run()
+        progress.finish()
+
+        print(report.table())
         do {
-            result = try scene.run(size: size.size, scale: scale, seconds: seconds)
-        } catch {
-            fail("bench \(scene.rawValue): \(error)")
-        }
-        print(result.table())
-        if let json {
-            do {
-                let enc = JSONEncoder()
-                enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try enc.encode(result).write(to: URL(fileURLWithPath: json))
+            if let json {
+                try report.jsonData().write(to: URL(fileURLWithPath: json))
                 print("wrote \(json)")
-            } catch {
-                fail("\(json): \(error.localizedDescription)")
             }
-        }
-    }
-}
-
-enum BenchScene: String, CaseIterable, ExpressibleByArgument {
-    case layersScroll = "layers-scroll"
-    case rainforestScroll = "rainforest-scroll"
-
-    func run(size: Size, scale: Double, seconds: Double) throws -> BenchResult {
-        switch self {
-        case .layersScroll:
-            let driver = try LockstepDriver(size: size, scale: scale)
-            let scene = try LayersScrollScene(root: driver.root, viewport: size, scale: scale)
-            let mode = driver.measure(frames: Int((seconds + 1) * 60), warmupFrames: 60) { t in scene.update(time: t) }
-            return BenchResult(scene: rawValue, backend: "headless", size: [Int(size.width), Int(size.height)],
-                               frameCopyMs: frameCopyMilliseconds(width: driver.pixelWidth, height: driver.pixelHeight),
-                               modes: ["async": mode])
-        case .rainforestScroll:
-            let bench = RainforestBench(size: size, scale: scale)
-            let async = try bench.run(synchronous: false, seconds: seconds)
-            let sync = try bench.run(synchronous: true, seconds: seconds)
-            let w = Int((size.width * scale).rounded(.up)), h = Int((size.height * scale).rounded(.up))
-            return BenchResult(scene: rawValue, backend: "headless", size: [Int(size.width), Int(size.height)],
-                               frameCopyMs: frameCopyMilliseconds(width: w, height: h), modes: ["async": async, "sync": sync])
-        }
-    }
-}
-
-/// Drives a root layer through a RenderThread and a virtual-clock headless presenter, one frame
-/// at a time, measuring both threads.
-final class LockstepDriver {
-    let root = Layer()
-    let presenter: HeadlessPresenter
-    let render: RenderThread
-    let pixelWidth: Int, pixelHeight: Int
-    private let reports = ReportBox()
-
-    init(size: Size, scale: Double) throws {
-        pixelWidth = Int((size.width * scale).rounded(.up)); pixelHeight = Int((size.height * scale).rounded(.up))
-        presenter = try HeadlessPresenter(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, clock: .virtual)
-        render = try RenderThread(presenter: presenter, clearColor: .white)
-        root.frame = Rect(size: size)
-        root.backgroundColor = .white
-        let box = reports
-        render.onFrame { box.append($0) }
-        render.start()
-    }
-    deinit { render.stop() }
-
-    func measure(frames: Int, warmupFrames: Int, update: (Double) -> Void) -> ModeResult {
-        var mainBusy: [Int: Double] = [:]
-        var last: LayerSnapshot?
-        let cpu0 = processCPUSeconds()
-        for n in 0..<frames {
-            let t0 = threadCPUTimeNanoseconds()
-            update(Double(n) / 60)
-            let snap = root.snapshot()
-            var seq = -1
-            if snap !== last { seq = render.commit(snap); last = snap }
-            let t1 = threadCPUTimeNanoseconds()
-            if seq >= 0 { mainBusy[seq] = Double(t1 - t0) / 1e6 }
-            render.waitUntilPresented(timeout: 30, includingAnimations: false)
-        }
-        let cpu1 = processCPUSeconds()
-        // An idle second: nothing changes, so nothing may be composited.
-        Thread.sleep(forTimeInterval: 0.05)  // let the last measured frame's report arrive
-        let compositedBefore = reports.count
-        for _ in 0..<60 {
-            let snap = root.snapshot()
-            if snap !== last { render.commit(snap); last = snap }
-            render.waitUntilPresented(timeout: 30)
-        }
-        Thread.sleep(forTimeInterval: 0.05)
-        let idleFrames = reports.count - compositedBefore
-
-        let measured = reports.all.filter { $0.commitSequence > warmupFrames && $0.commitSequence <= frames }
-        let composite = measured.map(\.compositeCPUMs), present = measured.map(\.presentMs)
-        let busy = measured.compactMap { mainBusy[$0.commitSequence] }
-        let budget = 1000.0 / 60
-        let missed = measured.filter { ($0.compositeCPUMs + $0.presentMs + (mainBusy[$0.commitSequence] ?? 0)) > budget }.count
-        return ModeResult(frames: measured.count, missedFrames: missed, idleFramesComposited: idleFrames,
-                          cpuMs: (cpu1 - cpu0) * 1000,
-                          mainBusyMs: Distribution(busy), compositeMs: Distribution(composite), presentMs: Distribution(present),
-                          compositeWallMs: Distribution(measured.map(\.compositeMs)))
-    }
-}
-
-final class ReportBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reports: [FrameReport] = []
-    func append(_ r: FrameReport) { lock.lock(); reports.append(r); lock.unlock() }
-    var all: [FrameReport] { lock.lock(); defer { lock.unlock() }; return reports }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return reports.count }
-}
-
-struct Distribution: Codable {
-    var p50: Double, p95: Double, p99: Double, max: Double, mean: Double
-    init(_ values: [Double]) {
-        let s = values.sorted()
-        func pct(_ p: Double) -> Double { s.isEmpty ? 0 : s[Swift.min(s.count - 1, Int((Double(s.count - 1) * p).rounded()))] }
-        p50 = pct(0.5); p95 = pct(0.95); p99 = pct(0.99); max = s.last ?? 0
-        mean = s.isEmpty ? 0 : s.reduce(0, +) / Double(s.count)
-    }
-}
-
-struct ModeResult: Codable {
-    var frames: Int
-    var missedFrames: Int
-    var idleFramesComposited: Int
-    var cpuMs: Double
-    var mainBusyMs: Distribution
-    var compositeMs: Distribution
-    var presentMs: Distribution
-    // Node scenes only (nil for pure layer scenes):
-    var staleFrames: Int? = nil
-    var placeholderCellFrames: Int? = nil
-    var timeToContentMs: MeanMax? = nil
-    var coldFirstFrameMs: Double? = nil
-    var firstScreenCompleteMs: Double? = nil
-    var displayJobs: Int? = nil
-    var cancelledResults: Int? = nil
-    /// Main-thread wall time per frame (includes preemption); `mainBusyMs` is CPU time.
-    var mainWallMs: Distribution? = nil
-    /// Render-thread wall time per composite; `compositeMs` is its CPU time.
-    var compositeWallMs: Distribution? = nil
-}
-
-struct BenchResult: Codable {
-    var scene: String
-    var backend: String
-    var size: [Int]
-    var frameCopyMs: Double
-    var modes: [String: ModeResult]
-
-    func table() -> String {
-        func f(_ v: Double) -> String { String(format: "%7.3f", v) }
-        var lines = ["scene \(scene)  backend \(backend)  size \(size[0])x\(size[1])  frame memcpy \(f(frameCopyMs)) ms",
-                     "mode   frames missed idle | main p50 p99 max (ms)      | composite p50 p99 max (ms) | present p50"]
-        for (name, m) in modes.sorted(by: { $0.key < $1.key }) {
-            if let ph = m.placeholderCellFrames, let ttc = m.timeToContentMs {
-                lines.append("\(name): placeholder cell-frames \(ph), time to content mean \(f(ttc.mean)) max \(f(ttc.max)) ms, stale frames \(m.staleFrames ?? 0), cancelled results \(m.cancelledResults ?? 0), cold first frame \(f(m.coldFirstFrameMs ?? 0)) ms, first screen complete \(f(m.firstScreenCompleteMs ?? 0)) ms")
+            if let markdown {
+                if markdown == "-" { print(report.markdown()) } else {
+                    try Data((report.markdown() + "\n").utf8).write(to: URL(fileURLWithPath: markdown))
+                    print("wrote \(markdown)")
+                }
             }
-            lines.append("\(name.padding(toLength: 6, withPad: " ", startingAt: 0)) \(String(format: "%6d %6d %4d", m.frames, m.missedFrames, m.idleFramesComposited)) | \(f(m.mainBusyMs.p50)) \(f(m.mainBusyMs.p99)) \(f(m.mainBusyMs.max)) | \(f(m.compositeMs.p50)) \(f(m.compositeMs.p99)) \(f(m.compositeMs.max)) | \(f(m.presentMs.p50))")
+            if let plot {
+                try BenchPlot(report: report).render().writePNG(to: plot)
+                print("wrote \(plot)")
+            }
+        } catch {
+            fail("bench: writing results: \(error)")
         }
-        return lines.joined(separator: "\n")
+        if report.scenes.contains(where: { $0.status == .failed }) { Foundation.exit(1) }
+    }
+
+    /// Fails at once (before minutes of measuring) when an output file cannot be created.
+    func checkWritable(_ path: String) {
+        let existed = FileManager.default.fileExists(atPath: path)
+        guard FileManager.default.createFile(atPath: path, contents: existed ? (try? Data(contentsOf: URL(fileURLWithPath: path))) : Data()) else {
+            fail("\(path): cannot write there")
+        }
+        if !existed { unlink(path) }
+    }
+
+    func commandLine() -> String {
+        (["silk"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
     }
 }
 
-/// Median CPU time of one memcpy of a full ARGB32 frame: the physical floor for a full repaint.
-func frameCopyMilliseconds(width: Int, height: Int) -> Double {
-    let bytes = width * height * 4
-    let a = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-    let b = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
-    defer { a.deallocate(); b.deallocate() }
-    memset(a, 1, bytes); memset(b, 2, bytes)
-    var times: [Double] = []
-    for _ in 0..<31 {
-        let t0 = threadCPUTimeNanoseconds()
-        memcpy(b, a, bytes)
-        times.append(Double(threadCPUTimeNanoseconds() - t0) / 1e6)
-    }
-    return times.sorted()[times.count / 2]
+#if DEBUG
+let buildConfiguration = "debug"
+#else
+let buildConfiguration = "release"
+#endif
+
+/// This program's path, for spawning the startup probe.
+func selfExecutable() -> String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
 }
 
-/// User + system CPU seconds of this process so far.
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+/// The progress line on stderr: rewritten in place on a terminal, one line per scene step
+/// otherwise (logs, CI).
+final class ProgressLine {
+    let isTTY = isatty(2) == 1
+    private var lastDraw = 0.0
+    private var current = ""
+
+    func show(_ p: BenchProgress) {
+        let what = "[\(p.index)/\(p.count)] \(p.scene)\(p.mode.map { " \($0)" } ?? "")"
+        let line = what + String(format: "  %.1f s / ~%.0f s", p.elapsed, p.total)
+        if isTTY {
+            let now = ProcessMeasurements.now()
+            guard p.isStart || now - lastDraw > 0.1 else { return }
+            lastDraw = now
+            FileHandle.standardError.write(Data("\r\u{1b}[K\(line)".utf8))
+        } else if p.isStart {
+            FileHandle.standardError.write(Data("bench: \(line)\n".utf8))
+        }
+    }
+
+    func finish() {
+        if isTTY { FileHandle.standardError.write(Data("\r\u{1b}[K".utf8)) }
+    }
+}
+
+/// `silk bench-startup-probe`: the child `silk bench` spawns to measure startup — the
+/// rainforest demo on the headless backend; prints "first complete frame <ms since main> ms"
+/// once every card on the first screen shows its contents and that frame was presented, then
+/// exits.
+struct BenchStartupProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-startup-probe", abstract: "Startup probe for `silk bench` (internal).", shouldDisplay: false)
+
+    @Option(help: "Window size in points, WxH.") var size: SizeArgument = SizeArgument(argument: "1280x720")!
+
+    func run() throws {
+        let started = ProcessMeasurements.now()
+        let status = MainActor.assumeIsolated { () -> Int32 in
+            guard RainforestCatalog.entries[0].photoPath != nil else { fail("bench-startup-probe: assets/photos not found") }
+            let app = Application(backend: .headless)
+            let window: Window
+            do { window = try app.makeWindow(size: size.size) } catch { fail("bench-startup-probe: \(error)") }
+            let list = RainforestScene.makeList(viewport: window.size, scale: window.scale)
+            window.setRootNode(list)
+            list.scroll(to: 0)
+            app.loop.addTimer(after: .milliseconds(1), repeating: .milliseconds(2)) {
+                let complete = list.visibleCardIndices().allSatisfy { list.cards[$0].layer?.contents != nil }
+                guard complete, !TransactionCommitter.shared.hasPendingCommits, window.presentedFrames > 0,
+                      window.renderThread.waitUntilPresented(timeout: 0) else { return }
+                print(String(format: "first complete frame %.3f ms", (ProcessMeasurements.now() - started) * 1000))
+                fflush(nil)
+                app.quit()
+            }
+            _ = app.run()
+            return app.failure == nil ? 0 : 1
+        }
+        Foundation.exit(status)
+    }
 }

@@ -3,6 +3,7 @@ import Silk
 import SilkGeometry
 import SilkRender
 import SilkRunLoop
+import SilkBench
 import SilkScenes
 import SilkWayland
 
@@ -16,7 +17,8 @@ import SilkWayland
 /// - the process's CPU use while the window is still (should be ~0%: nothing is drawn).
 @MainActor
 struct WaylandBench {
-    let scene: BenchScene
+    /// `layers-scroll` or `rainforest-scroll`.
+    let scene: String
     let size: Size
     let seconds: Double
     let json: String?
@@ -46,12 +48,12 @@ struct WaylandBench {
         guard let presenter = window.presenter as? WaylandPresenter else { fail("bench: not a Wayland window") }
         let update: (Double) -> Void
         switch scene {
-        case .layersScroll:
+        case LayersScrollBench.name:
             let s: LayersScrollScene
             do { s = try LayersScrollScene(root: window.rootLayer, viewport: window.size, scale: window.scale) }
             catch { fail("bench: \(error)") }
             update = { s.update(time: $0) }
-        case .rainforestScroll:
+        case RainforestScrollBench.name:
             let list = RainforestScene.makeList(viewport: window.size, scale: window.scale)
             window.setRootNode(list)
             let range = max(1, list.contentHeight - window.size.height)
@@ -59,6 +61,8 @@ struct WaylandBench {
                 let d = (t * 1200).truncatingRemainder(dividingBy: 2 * range)
                 list.scroll(to: d < range ? d : 2 * range - d)
             }
+        default:
+            fail("bench --backend wayland: scene \(scene) is measured on headless only (wayland: layers-scroll, rainforest-scroll)")
         }
         let loop = app.loop
         let start = loop.now
@@ -70,7 +74,7 @@ struct WaylandBench {
         var measured = WaylandFrameStatistics()
         var idleCPUStart = 0.0, idleFramesStart = 0
         let idleSeconds = 2.0
-        print("bench: \(scene.rawValue) on \(presenter.display.socketName), \(Int(window.size.width))x\(Int(window.size.height)) pt at scale \(window.scale)")
+        print("bench: \(scene) on \(presenter.display.socketName), \(Int(window.size.width))x\(Int(window.size.height)) pt at scale \(window.scale)")
         fflush(nil)
         var ticker: TimerToken?
         ticker = loop.addTimer(after: .zero, repeating: .microseconds(16_667)) {
@@ -89,7 +93,7 @@ struct WaylandBench {
                     if let ticker { loop.cancelTimer(ticker) }
                     loop.addTimer(after: .milliseconds(300)) {
                         idleFramesStart = window.presentedFrames
-                        idleCPUStart = processCPUSeconds()
+                        idleCPUStart = ProcessMeasurements.cpuSeconds()
                         loop.addTimer(after: .milliseconds(Int64(idleSeconds * 1000))) { app.quit() }
                     }
                 }
@@ -99,9 +103,9 @@ struct WaylandBench {
         }
         app.run()
         if let failure = app.failure { print("bench: stopped: \(failure)"); return 1 }
-        let idleCPU = (processCPUSeconds() - idleCPUStart) / idleSeconds * 100
+        let idleCPU = (ProcessMeasurements.cpuSeconds() - idleCPUStart) / idleSeconds * 100
         let s = measured
-        let result = Result(scene: scene.rawValue, compositor: presenter.display.socketName,
+        let result = Result(scene: scene, compositor: presenter.display.socketName,
                             windowSize: [Int(window.size.width), Int(window.size.height)], scale: window.scale,
                             frames: s.frames, callbackToCommitMs: Distribution(s.callbackToCommitMs),
                             commitIntervalMs: Distribution(s.commitIntervalsMs),

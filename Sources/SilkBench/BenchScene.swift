@@ -1,0 +1,152 @@
+import SilkGeometry
+import SilkNodes
+import SilkRender
+
+/// Where a frame scene is built: a window-sized root layer, and optionally a node tree that the
+/// runner drives with a `NodePass` each frame (as a `Window` does).
+public final class BenchStage {
+    public let size: Size
+    public let scale: Double
+    /// The root layer the render thread shows; layer scenes add their layers here.
+    public let root = Layer()
+    /// True for `--quick`: scenes may build less (fewer cards) where that does not change what
+    /// a frame measures.
+    public let quick: Bool
+    public var background: Color {
+        didSet { root.backgroundColor = background }
+    }
+    public private(set) var rootNode: DisplayNode?
+    /// Seconds of warm-up before the measured window (scenes may hold still during it).
+    public let warmupSeconds: Double
+
+    public init(size: Size, scale: Double, quick: Bool, warmupSeconds: Double, background: Color = .white) {
+        self.size = size; self.scale = scale; self.quick = quick; self.background = background
+        self.warmupSeconds = warmupSeconds
+        root.frame = Rect(size: size)
+        root.backgroundColor = background
+    }
+
+    /// Shows `node` filling the stage; the runner runs its node pass and commits its display
+    /// results every frame.
+    public func show(_ node: DisplayNode) { rootNode = node }
+
+    public var pixelWidth: Int { Int((size.width * scale).rounded(.up)) }
+    public var pixelHeight: Int { Int((size.height * scale).rounded(.up)) }
+}
+
+/// What the runner tells a scene after each frame (main thread).
+public struct FrameObservation {
+    /// Frames run so far in this mode (0 for the first).
+    public var index: Int
+    /// Seconds since the mode started (warm-up included), on the 60 Hz grid.
+    public var time: Double
+    /// Milliseconds since the mode started, when the frame was presented (wall).
+    public var presentedAtMs: Double
+    public var measuring: Bool
+    /// Main-thread CPU time of this frame, milliseconds.
+    public var mainBusyMs: Double
+}
+
+/// A scene the frame runner drives: built once per mode on the main thread, then updated on a
+/// 60 Hz real-time grid (or every `updateInterval` seconds); after each update the runner runs
+/// the node pass (node scenes), commits the layer tree to the render thread and waits until it
+/// is presented. See `FrameRunner` for the loop and docs/benchmark.md for the figures.
+public protocol BenchScene: AnyObject {
+    /// The name `silk bench --scene` takes.
+    static var name: String { get }
+    /// One line for the table and the JSON.
+    static var summary: String { get }
+    /// True for node scenes (`stage.show(_:)`): they display (rasterize) nodes while they run,
+    /// so `sync` — display on the main thread during the pass — differs from `async`.
+    /// Layer-only scenes have no display work and run once, without touching the node pipeline.
+    static var supportsSync: Bool { get }
+    /// Seconds between updates: 1/60 for animations (the default), 1 for a clock.
+    static var updateInterval: Double { get }
+    /// Builds the scene on `stage` (main thread).
+    init(stage: BenchStage) throws
+    /// Moves the scene to `time` seconds since the mode started (main thread).
+    func update(time: Double)
+    /// Called after each frame was presented (main thread).
+    func didPresent(_ frame: FrameObservation)
+    /// Adds the scene's own figures to the mode's result.
+    func finish(into result: inout ModeResult, pass: NodePass?)
+    /// Facts worth printing once (fonts used, sizes).
+    var notes: [String] { get }
+}
+
+extension BenchScene {
+    public static var updateInterval: Double { 1.0 / 60 }
+    public func didPresent(_ frame: FrameObservation) {}
+    public func finish(into result: inout ModeResult, pass: NodePass?) {}
+    public var notes: [String] { [] }
+}
+
+/// Settings of one run, shared by frame and measurement scenes.
+public struct BenchSettings: Sendable {
+    public var size: Size
+    public var scale: Double
+    public var warmupSeconds: Double
+    public var measuredSeconds: Double
+    public var quick: Bool
+    /// The command that starts this program's startup probe (see `StartupBench`); nil when the
+    /// host program offers none.
+    public var startupCommand: [String]?
+
+    public init(size: Size, scale: Double, warmupSeconds: Double, measuredSeconds: Double, quick: Bool,
+                startupCommand: [String]? = nil) {
+        self.size = size; self.scale = scale; self.warmupSeconds = warmupSeconds
+        self.measuredSeconds = measuredSeconds; self.quick = quick; self.startupCommand = startupCommand
+    }
+
+    /// The default full run (1 s warm-up + 3 s measured per mode) and `--quick`.
+    public static func full(size: Size, scale: Double) -> BenchSettings {
+        BenchSettings(size: size, scale: scale, warmupSeconds: 1, measuredSeconds: 3, quick: false)
+    }
+    public static func quick(size: Size, scale: Double) -> BenchSettings {
+        BenchSettings(size: size, scale: scale, warmupSeconds: 0.25, measuredSeconds: 0.5, quick: true)
+    }
+}
+
+/// A scene that measures throughput rather than frames (image decoding, layout, startup).
+public protocol MeasurementBench {
+    static var name: String { get }
+    static var summary: String { get }
+    /// About how long `measure` takes, seconds (for the progress line).
+    static func estimatedSeconds(_ settings: BenchSettings) -> Double
+    /// Runs the measurement; `progress` may be called with the fraction done.
+    static func measure(_ settings: BenchSettings, progress: (Double) -> Void) throws -> (figures: [Figure], notes: [String])
+}
+
+/// The scenes `silk bench` runs, in order. A scene that this build cannot run is listed as
+/// unavailable with its reason — in the table and the JSON, never silently left out.
+public enum BenchCatalog {
+    public enum Entry {
+        case frames(any BenchScene.Type)
+        case measurement(any MeasurementBench.Type)
+        case unavailable(name: String, summary: String, reason: String)
+
+        public var name: String {
+            switch self {
+            case .frames(let t): t.name
+            case .measurement(let t): t.name
+            case .unavailable(let name, _, _): name
+            }
+        }
+    }
+
+    public static var all: [Entry] { [
+        .frames(LayersScrollBench.self),
+        .frames(RainforestScrollBench.self),
+        .unavailable(name: "feed-scroll",
+                     summary: "the feed demo (1,000-element cells, network images from a local server) scrolled",
+                     reason: "unavailable in this build: the feed demo (containers and netimage issues) is not merged yet"),
+        .frames(KioskIdleBench.self),
+        .frames(TextHeavyBench.self),
+        .frames(ManyLayersBench.self),
+        .measurement(ImageDecodeBench.self),
+        .measurement(LayoutBench.self),
+        .measurement(StartupBench.self),
+    ] }
+
+    public static var names: [String] { all.map(\.name) }
+}
