@@ -46,9 +46,9 @@ public struct ModeResult: Codable, Sendable {
     public var presentMs: Distribution
     public var mainWallMs: Distribution
     public var compositeWallMs: Distribution
-    /// Device pixels repainted per frame (the damage the compositor repainted; a pixel in two
-    /// overlapping damage rectangles counts twice), millions.
-    public var repaintedMegapixels: Distribution
+    /// Device pixels the presenter updated per frame — repainted or moved by a scroll blit (a
+    /// pixel in two overlapping damage rectangles counts twice), millions.
+    public var damagedMegapixels: Distribution
     /// Per measured frame: its start (seconds from the start of the measured window) and its cost
     /// (`frameMs`), in order — the plot's timeline.
     public var timeline: [[Double]]

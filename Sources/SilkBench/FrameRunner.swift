@@ -176,7 +176,8 @@ public struct FrameRunner {
             mainBusyMs: Distribution(sampleList.map(\.busy)), compositeMs: Distribution(measured.map(\.compositeCPUMs)),
             presentMs: Distribution(measured.map(\.presentMs)), mainWallMs: Distribution(sampleList.map(\.mainWall)),
             compositeWallMs: Distribution(measured.map(\.compositeMs)),
-            repaintedMegapixels: Distribution(measured.map { $0.damagedPixels / 1e6 }), timeline: timeline)
+            damagedMegapixels: Distribution(measured.map { $0.damagedPixels / 1e6 }), timeline: timeline)
+        if let pass { result.displayJobs = pass.statistics.jobsStarted }
         scene.finish(into: &result, pass: pass)
         return (result, scene.notes)
     }
