@@ -2,6 +2,9 @@ import SilkGeometry
 import SilkNodes
 import SilkRender
 
+/// Makes the presenter a frame scene's mode shows its frames on: pixel width, height, scale.
+public typealias PresenterFactory = @Sendable (Int, Int, Double) throws -> any Presenter
+
 /// Where a frame scene is built: a window-sized root layer, and optionally a node tree that the
 /// runner drives with a `NodePass` each frame (as a `Window` does).
 public final class BenchStage {
@@ -91,6 +94,10 @@ public struct BenchSettings: Sendable {
     /// The command that starts this program's startup probe (see `StartupBench`); nil when the
     /// host program offers none.
     public var startupCommand: [String]?
+    /// The backend the report names ("headless", "fbdev") and the presenter frame scenes show
+    /// their frames on; nil: a headless presenter on a virtual clock (composites at once).
+    public var backend = "headless"
+    public var makePresenter: PresenterFactory?
 
     public init(size: Size, scale: Double, warmupSeconds: Double, measuredSeconds: Double, quick: Bool,
                 startupCommand: [String]? = nil) {

@@ -104,7 +104,7 @@ public struct BenchSuite {
             }
         }
         let formatter = ISO8601DateFormatter()
-        return BenchReport(date: formatter.string(from: Date()), command: command, backend: "headless", build: build,
+        return BenchReport(date: formatter.string(from: Date()), command: command, backend: settings.backend, build: build,
                            quick: settings.quick, size: [Int(size.width), Int(size.height)], scale: settings.scale,
                            warmupSeconds: settings.warmupSeconds, measuredSeconds: settings.measuredSeconds,
                            machine: machine, scenes: scenes, totalSeconds: ProcessMeasurements.now() - runStart)

@@ -48,8 +48,8 @@ public struct FrameRunner {
         let stage = BenchStage(size: settings.size, scale: settings.scale, quick: settings.quick,
                                warmupSeconds: settings.warmupSeconds)
         let scene = try type.init(stage: stage)
-        let presenter = try HeadlessPresenter(pixelWidth: stage.pixelWidth, pixelHeight: stage.pixelHeight,
-                                              scale: stage.scale, clock: .virtual)
+        let presenter: any Presenter = try settings.makePresenter?(stage.pixelWidth, stage.pixelHeight, stage.scale)
+            ?? HeadlessPresenter(pixelWidth: stage.pixelWidth, pixelHeight: stage.pixelHeight, scale: stage.scale, clock: .virtual)
         let render = try RenderThread(presenter: presenter, clearColor: stage.background)
         let reports = ReportBox()
         render.onFrame { reports.append($0) }
@@ -70,6 +70,7 @@ public struct FrameRunner {
         let warmup = settings.warmupSeconds, end = warmup + settings.measuredSeconds
         // The grid slot at or just before `t` (a timed wait overshoots by a little), else the next.
         func slotAtOrAfter(_ t: Double) -> Double { (t / slot - 0.25).rounded(.up) * slot }
+        let paced = settings.makePresenter != nil
         let start = ProcessMeasurements.now()
         var nextUpdate = 0.0
         var samples: [Int: Sample] = [:]
@@ -86,7 +87,10 @@ public struct FrameRunner {
                 _ = wake.wait(timeout: .now() + (nextUpdate - now0))
             }
             // One frame per slot at most: a wake-up right after a frame waits for the next slot.
-            let t = Swift.max(slotAtOrAfter(ProcessMeasurements.now() - start), lastFrameTime + slot)
+            // A presenter with its own clock (a framebuffer's vsync or timer) paces the frames:
+            // the next one starts once the last was presented.
+            let t = paced ? ProcessMeasurements.now() - start
+                : Swift.max(slotAtOrAfter(ProcessMeasurements.now() - start), lastFrameTime + slot)
             let delay = t - (ProcessMeasurements.now() - start)
             if delay > 0 { usleep(useconds_t(delay * 1e6)) }
             while wake.wait(timeout: .now()) == .success {}
@@ -107,6 +111,7 @@ public struct FrameRunner {
                 let late = ProcessMeasurements.now() - start
                 if nextUpdate < late { nextUpdate = slotAtOrAfter(late) }
             }
+            if paced && isUpdate && interval <= slot { nextUpdate = t }  // every frame, at the presenter's pace
             if let pass, isUpdate || scheduler.hasWork(for: pass.rootNode) || committer.hasPendingCommits {
                 pass.run()
                 committer.commit()

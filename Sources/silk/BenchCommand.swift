@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Silk
 import SilkBench
+import SilkFramebuffer
 import SilkGeometry
 import SilkNodes
 import SilkRender
@@ -32,6 +33,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Draw frame-time timelines and histograms, async against sync, into this PNG.") var plot: String?
     @Option(help: "Write the results as a Markdown table ('-' for standard output).") var markdown: String?
     @Flag(help: "List the scenes and exit.") var list = false
+    @Option(help: "fbdev: the framebuffer device (a real /dev/fbN; default $SILK_FBDEV, else /dev/fb0). The frame scenes are sized to it.")
+    var device: String?
 
     func run() throws {
         if list {
@@ -60,6 +63,8 @@ struct BenchCommand: ParsableCommand {
         }
         for path in [json, plot, markdown].compactMap({ $0 }) where path != "-" { checkWritable(path) }
 
+        var fileDevice: String?
+        defer { if let fileDevice { unlink(fileDevice) } }
         switch backend {
         case "headless": break
         case "wayland":
@@ -72,7 +77,17 @@ struct BenchCommand: ParsableCommand {
             }
             Foundation.exit(status)
         case "fbdev":
-            fail("--backend fbdev: run `silk fbdev-bench --device /dev/fb0` (the presenter's copy per frame); the scenes run on headless")
+            // Frames are presented on the device: present time is the copy into video memory,
+            // paced by the device (vsync or its timer). The scenes take the device's size.
+            let path = device ?? ProcessInfo.processInfo.environment["SILK_FBDEV"] ?? "/dev/fb0"
+            if path.hasPrefix("/dev/shm/") || path.hasPrefix("/tmp/") { fileDevice = path }
+            let probe: FramebufferPresenter
+            do { probe = try FramebufferPresenter(device: try openFramebuffer(path), options: FramebufferOptions()) }
+            catch { fail("--backend fbdev: \(path): \(error)") }
+            settings.size = Size(width: Double(probe.pixelWidth) / scale, height: Double(probe.pixelHeight) / scale)
+            probe.shutDown()
+            settings.backend = "fbdev"
+            settings.makePresenter = { _, _, _ in try FramebufferPresenter(device: try openFramebuffer(path), options: FramebufferOptions()) }
         default:
             fail("--backend \(backend): expected headless, wayland or fbdev")
         }
@@ -104,7 +119,10 @@ struct BenchCommand: ParsableCommand {
         } catch {
             fail("bench: writing results: \(error)")
         }
-        if report.scenes.contains(where: { $0.status == .failed }) { Foundation.exit(1) }
+        if report.scenes.contains(where: { $0.status == .failed }) {
+            if let fileDevice { unlink(fileDevice) }
+            Foundation.exit(1)
+        }
     }
 
     /// Fails at once (before minutes of measuring) when an output file cannot be created.
@@ -126,6 +144,15 @@ let buildConfiguration = "debug"
 #else
 let buildConfiguration = "release"
 #endif
+
+/// A framebuffer device: a real one, or — for a path under /dev/shm or /tmp, as tests use — a
+/// file-backed 1280×720 XRGB8888 device created there.
+func openFramebuffer(_ path: String) throws -> any FramebufferDevice {
+    if path.hasPrefix("/dev/shm/") || path.hasPrefix("/tmp/") {
+        return try FileFramebufferDevice(path: path, info: .typical(.xrgb8888, width: 1280, height: 720))
+    }
+    return try LinuxFramebufferDevice(path: path)
+}
 
 /// This program's path, for spawning the startup probe.
 func selfExecutable() -> String {
