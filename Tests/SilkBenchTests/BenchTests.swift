@@ -87,3 +87,4 @@ final class TinyMovingScene: BenchScene {
         #expect(swatch & 0xffffff == 0x1f6fd1)
     }
 }
+

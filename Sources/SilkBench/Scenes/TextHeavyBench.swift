@@ -86,11 +86,12 @@ final class TextWallNode: DisplayNode, @unchecked Sendable {
             addSubnode(n)
         }
         _ = try? layoutThatFits(SizeRange(exactly: viewport), parentSize: viewport)
-        updateRanges(offset: 0)
+        // Interface states are set on the main thread by the first `scroll(to:)`: their
+        // handlers (which mark nodes for display) run on main.
     }
 
     override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
-        AbsoluteLayoutSpec(children: paragraphs)
+        UnboundedHeightSpec(child: AbsoluteLayoutSpec(sizing: .sizeToFit, children: paragraphs))
     }
 
     /// Scrolls (bouncing at the ends) and updates the paragraphs' interface states. Main thread.
@@ -124,5 +125,21 @@ final class TextWallNode: DisplayNode, @unchecked Sendable {
             }
             return "\(sample.script): \(families.joined(separator: ", "))"
         }
+    }
+}
+
+/// Lays its child out with unbounded height (scroll content taller than the viewport), then
+/// takes the viewport's size: paragraphs below the first screen keep their measured heights.
+struct UnboundedHeightSpec: LayoutElement {
+    let child: any LayoutElement
+    var style: Style { Style() }
+    var sublayoutElements: [any LayoutElement] { [child] }
+
+    func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
+        let content = SizeRange(min: Size(width: constrainedSize.min.width, height: 0),
+                                max: Size(width: constrainedSize.max.width, height: .infinity))
+        let inner = try child.layoutThatFits(content, parentSize: Size(width: constrainedSize.max.width, height: .nan),
+                                             context: context)
+        return Layout(element: self, size: constrainedSize.clamp(inner.size), sublayouts: [inner])
     }
 }
