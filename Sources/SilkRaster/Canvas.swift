@@ -385,6 +385,22 @@ public final class Canvas {
     private func composite(source: OpaquePointer, contour: [Point], extraOpacity: Double) {
         let d = contour.map(state.transform.apply(to:))
         guard d.count >= 3 else { return }
+        if let traps = ConvexTrapezoids.decompose(d) {
+            // One trapezoid per band between consecutive vertex heights: every mask row is
+            // rasterized once. (A triangle fan from one vertex makes each of its triangles span
+            // most of the shape's height; a rounded corner's 30-odd triangles then cost 30× the
+            // rows — rounded layers composited ~30× slower than square ones.)
+            guard !traps.isEmpty else { return }
+            let x0 = ConvexTrapezoids.minX(d), y0 = traps[0].topY
+            let box = Rect(x: x0, y: y0, width: ConvexTrapezoids.maxX(d) - x0, height: traps[traps.count - 1].bottomY - y0)
+            let pixmanTraps = traps.map(\.pixman)
+            withDestinationClip(bitmap.image, state.clip) {
+                compositeThroughClippedMask(source: source, bounds: box, opacity: extraOpacity) { mask, dx, dy in
+                    pixman_add_trapezoids(mask, Int16(clamping: dx), Int32(dy), Int32(pixmanTraps.count), pixmanTraps)
+                }
+            }
+            return
+        }
         var tris: [pixman_triangle_t] = []
         tris.reserveCapacity(d.count - 2)
         for k in 1..<(d.count - 1) { tris.append(triangle(d[0], d[k], d[k + 1])) }
@@ -393,30 +409,33 @@ public final class Canvas {
 
     private func compositeTriangles(source: OpaquePointer, _ tris: [pixman_triangle_t], extraOpacity: Double) {
         guard !tris.isEmpty else { return }
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        func extend(_ p: pixman_point_fixed_t) {
+            let x = Double(p.x) / 65536, y = Double(p.y) / 65536
+            x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+        }
+        for t in tris { extend(t.p1); extend(t.p2); extend(t.p3) }
         withDestinationClip(bitmap.image, state.clip) {
-            if extraOpacity >= 1 {
-                pixman_composite_triangles(PIXMAN_OP_OVER, source, bitmap.image, PIXMAN_a8, 0, 0, 0, 0,
-                                           Int32(tris.count), tris)
-            } else {
-                // Opacity on a non-solid source: rasterize coverage, scale it, then composite.
-                compositeWithOpacity(source: source, tris, opacity: extraOpacity)
+            compositeThroughClippedMask(source: source, bounds: Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
+                                        opacity: extraOpacity) { mask, dx, dy in
+                pixman_add_triangles(mask, Int32(dx), Int32(dy), Int32(tris.count), tris)
             }
         }
     }
 
-    private func compositeWithOpacity(source: OpaquePointer, _ tris: [pixman_triangle_t], opacity: Double) {
-        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
-        for t in tris {
-            for p in [t.p1, t.p2, t.p3] {
-                let x = Double(p.x) / 65536, y = Double(p.y) / 65536
-                x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
-            }
-        }
-        let box = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).integral
-            .intersection(state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
+    /// Rasterizes coverage (`rasterize` adds it to an A8 mask whose origin is `-dx, -dy` in
+    /// device space) over only the shape's `bounds` within the clip, scales it by `opacity` when
+    /// below 1, and composites `source` through it.
+    /// (`pixman_composite_triangles` would rasterize the whole shape into a mask of its full
+    /// extents however small the clip: the compositor repaints a large rounded layer piece by
+    /// piece, one damage rectangle at a time, so that cost multiplied — 200 translucent rounded
+    /// layers took ~50× longer to composite than square ones.)
+    private func compositeThroughClippedMask(source: OpaquePointer, bounds: Rect, opacity: Double,
+                                             rasterize: (_ mask: OpaquePointer, _ dx: Int, _ dy: Int) -> Void) {
+        let box = bounds.integral.intersection(state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
         guard !box.isEmpty, let mask = try? Bitmap(width: Int(box.width), height: Int(box.height), format: .a8) else { return }
-        pixman_add_triangles(mask.image, Int32(-box.minX), Int32(-box.minY), Int32(tris.count), tris)
-        if let alpha = PixmanImage.solid(Color(white: 0, alpha: opacity)) {
+        rasterize(mask.image, -Int(box.minX), -Int(box.minY))
+        if opacity < 1, let alpha = PixmanImage.solid(Color(white: 0, alpha: opacity)) {
             pixman_image_composite32(PIXMAN_OP_IN, alpha.image, nil, mask.image, 0, 0, 0, 0, 0, 0,
                                      Int32(box.width), Int32(box.height))
         }

@@ -75,6 +75,34 @@ import SilkGeometry
         #expect(diag < 255)
     }
 
+    /// Convex shapes are rasterized as horizontal trapezoid bands: the coverage must add up to
+    /// the shape's area, and drawing piece by piece under clips (as the compositor repaints
+    /// damage) must give exactly the pixels of one unclipped draw.
+    @Test func convexShapesAreClipIndependentAndCoverTheirArea() throws {
+        let whole = try canvas(64, 64)
+        let shape = Rect(x: -25.25, y: -20.875, width: 50.5, height: 41.75)
+        let t = AffineTransform(translationX: 32.3, y: 31.6).rotated(by: 0.3)
+        whole.concatenate(t)
+        whole.fillRoundedRect(shape, cornerRadius: 9, with: .color(.black))
+        var coverage = 0.0
+        for y in 0..<64 { for x in 0..<64 { coverage += Double(whole.bitmap.argb32(x: x, y: y) >> 24) / 255 } }
+        let area = shape.width * shape.height - (4 - Double.pi) * 81
+        #expect(abs(coverage - area) < area * 0.01, "coverage \(coverage) vs area \(area)")
+
+        let pieces = try canvas(64, 64)
+        for (x, y) in [(0, 0), (23, 0), (0, 17), (23, 17), (41, 40), (0, 40), (41, 0), (23, 40), (41, 17)] {
+            pieces.save()
+            pieces.clip(to: Rect(x: Double(x), y: Double(y), width: x == 23 ? 18 : (x == 0 ? 23 : 23),
+                                 height: y == 17 ? 23 : (y == 0 ? 17 : 24)))
+            pieces.concatenate(t)
+            pieces.fillRoundedRect(shape, cornerRadius: 9, with: .color(.black))
+            pieces.restore()
+        }
+        for y in 0..<64 { for x in 0..<64 {
+            #expect(pieces.bitmap.argb32(x: x, y: y) == whole.bitmap.argb32(x: x, y: y), "pixel (\(x), \(y))")
+        } }
+    }
+
     @Test func ellipseCoverageIsSymmetric() throws {
         let c = try canvas()
         c.fillEllipse(in: Rect(x: 5, y: 5, width: 30, height: 30), with: .color(.black))

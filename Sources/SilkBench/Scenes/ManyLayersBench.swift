@@ -2,8 +2,8 @@ import Foundation
 import SilkGeometry
 import SilkRender
 
-/// `many-layers`: 200 overlapping translucent layers (alpha 0.35, 80–240 pt squares on whole
-/// points) moving on Lissajous paths, positions set on the main thread every frame. Most of the screen is damaged
+/// `many-layers`: 200 overlapping translucent layers (alpha 0.35, 80–240 pt rounded squares on
+/// whole points, corner radius 12) moving on Lissajous paths, positions set on the main thread every frame. Most of the screen is damaged
 /// every frame and repainted with blending (no opaque layer to cut the work): the compositor's
 /// worst case. Layer-only, so there is no sync run.
 public final class ManyLayersBench: BenchScene {
@@ -24,6 +24,7 @@ public final class ManyLayersBench: BenchScene {
             let size = (80 + rng.unit() * 160).rounded()
             layer.frame = Rect(x: 0, y: 0, width: size, height: size)
             layer.backgroundColor = Color(rgb: palette[i % palette.count]).withAlpha(0.35)
+            layer.cornerRadius = 12
             layer.name = "mover \(i)"
             stage.root.addSublayer(layer)
             movers.append(Mover(layer: layer, size: size, fx: 0.15 + rng.unit() * 0.35, fy: 0.1 + rng.unit() * 0.3,
