@@ -98,8 +98,8 @@ let package = Package(
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkTestSupport"], swiftSettings: strict),
         .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster"], swiftSettings: strict),
         .testTarget(name: "SilkNetworkImageTests",
-                    dependencies: ["SilkNetworkImage", "SilkDemoServer", "SilkNodes", "SilkRaster", "SilkScenes"],
-                    swiftSettings: strict),
+                    dependencies: ["SilkNetworkImage", "SilkDemoServer", "SilkNodes", "SilkRaster", "SilkScenes", "SilkTestSupport"],
+                    resources: [.copy("Golden")], swiftSettings: strict),
         .testTarget(name: "SilkRasterTests", dependencies: ["SilkRaster", "SilkScenes", "SilkTestSupport"],
                     resources: [.copy("Golden"), .copy("Inputs")], swiftSettings: strict),
 

@@ -124,7 +124,8 @@ public final class DemoContent: @unchecked Sendable {
         let bitmap = try Bitmap(width: width, height: height)
         let c = Canvas(bitmap: bitmap)
         var rng = SplitMix64(seed: UInt64(id) &+ 0xC0FFEE)
-        let hue = Double(rng.next() % 360) / 360
+        // Neighbouring posts get well-separated hues (the golden angle), with a little noise.
+        let hue = (Double(id) * 0.381966 + Double(rng.next() % 40) / 360).truncatingRemainder(dividingBy: 1)
         let w = Double(width), h = Double(height)
         let horizon = h * (0.45 + Double(rng.next() % 20) / 100)
         let skyTop = Color(hue: hue, saturation: 0.55, brightness: 0.55)

@@ -190,7 +190,13 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let delivery = lock.withLock { () -> ((@Sendable (Event) -> Void), Data, Int?)? in
-            guard let id = taskToJob[dataTask.taskIdentifier], let job = jobs[id], job.earlyFailure == nil else { return nil }
+            guard let id = taskToJob[dataTask.taskIdentifier], let job = jobs[id] else {
+                // Cancelled: a cancel that raced the task's start can be lost inside
+                // URLSession, so the transfer is stopped again wherever it shows up.
+                dataTask.cancel()
+                return nil
+            }
+            guard job.earlyFailure == nil else { return nil }
             job.data.append(data)
             if job.data.count > configuration.maxBytes {
                 _lockedFailEarly(job, .tooLarge(bytes: job.data.count, limit: configuration.maxBytes))

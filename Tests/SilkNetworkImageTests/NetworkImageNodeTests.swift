@@ -84,17 +84,19 @@ import SilkRaster
     }
 
     @Test func leavingThePreloadRangeCancelsASlowDownload() {
-        let loader = makeLoader()
+        // A long idle timeout: only the cancel can end the stalled connection within the wait.
+        let loader = makeLoader { $0.timeout = 120 }
         let tag = UUID().uuidString
         let (node, delegate) = makeNode(loader, "/photo/27.jpg?w=600&h=400&stall=0&t=\(tag)")
         node.setInterfaceState(.inHierarchy)
         #expect(waitUntil { server.openConnections(containing: tag) == 1 })  // the request is in flight
         node.setInterfaceState([])
         #expect(node.loadState == .idle)
-        #expect(loader.downloader.activeDownloads == 0)
+        #expect(waitUntil { loader.downloader.activeDownloads == 0 })
         // The client closed its socket: the server's stalled response ended.
         #expect(waitUntil { server.openConnections(containing: tag) == 0 })
-        #expect(delegate.calls == [.started])
+        // `.started` may or may not have been delivered before the cancel; nothing else is.
+        #expect(delegate.calls.allSatisfy { $0 == .started })
         #expect(node.image == nil)
     }
 
@@ -124,7 +126,7 @@ import SilkRaster
     }
 
     @Test func changingTheURLCancelsTheOldLoad() {
-        let loader = makeLoader()
+        let loader = makeLoader { $0.timeout = 120 }
         let tag = UUID().uuidString
         let (node, delegate) = makeNode(loader, "/photo/29.jpg?w=600&h=400&stall=0&t=\(tag)")
         node.setInterfaceState(.inHierarchy)
