@@ -10,9 +10,9 @@ public enum ImageSource: String, Sendable, Equatable {
 /// bytes with least-recently-used eviction, and a disk tier under
 /// `$XDG_CACHE_HOME/silk/images` (else `~/.cache/silk/images`), also bounded.
 ///
-/// Encoded bytes, not decoded bitmaps: a 600 × 400 JPEG is ~40 KB where its pixels are 960 KB,
-/// so the same memory holds ~20× more images, and nodes decode at their own pixel size on a
-/// display queue anyway (scaled JPEG decode). A memory hit costs that decode, never I/O.
+/// Encoded bytes, not decoded bitmaps: a photo's JPEG is typically 10–40× smaller than its
+/// pixels, so the same memory holds that many more images, and nodes decode at their own pixel
+/// size on a display queue anyway (scaled JPEG decode). A memory hit costs that decode, never I/O.
 ///
 /// Disk tier, defensively:
 /// - file names are the SHA-256 hex of the URL — nothing of the URL's text reaches a path, so
