@@ -41,8 +41,9 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     public enum Event: Sendable {
         /// An attempt started (1 for the first; a retry starts again from no data).
         case started(attempt: Int)
-        /// The body so far (all of it, growing).
-        case progress(Data, expectedLength: Int?)
+        /// The newest bytes of the body (`chunk`), `received` bytes in all so far. Only the new
+        /// bytes travel: handing out the growing buffer would make every append copy it.
+        case progress(chunk: Data, received: Int, expectedLength: Int?)
         case finished(Data)
         case failed(NetworkImageError)
     }
@@ -189,7 +190,7 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     }
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let delivery = lock.withLock { () -> ((@Sendable (Event) -> Void), Data, Int?)? in
+        let delivery = lock.withLock { () -> ((@Sendable (Event) -> Void), Int, Int?)? in
             guard let id = taskToJob[dataTask.taskIdentifier], let job = jobs[id] else {
                 // Cancelled: a cancel that raced the task's start can be lost inside
                 // URLSession, so the transfer is stopped again wherever it shows up.
@@ -207,9 +208,9 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
                 return nil
             }
             let expected = dataTask.response?.expectedContentLength ?? -1
-            return (job.handler, job.data, expected > 0 ? Int(expected) : nil)
+            return (job.handler, job.data.count, expected > 0 ? Int(expected) : nil)
         }
-        if let (handler, data, expected) = delivery { handler(.progress(data, expectedLength: expected)) }
+        if let (handler, received, expected) = delivery { handler(.progress(chunk: data, received: received, expectedLength: expected)) }
     }
 
     /// Probes the header once enough bytes are here: not an image, or too many pixels, fails.

@@ -12,8 +12,8 @@ public final class NetworkImageLoader: @unchecked Sendable {
     public enum Event: Sendable {
         /// The download started (attempt 1) or was retried; data starts over.
         case started(attempt: Int)
-        /// The body so far (network only).
-        case progress(Data, expectedLength: Int?)
+        /// New bytes of the body (network only); `received` in all so far.
+        case progress(chunk: Data, received: Int, expectedLength: Int?)
         case finished(Data, ImageSource)
         case failed(NetworkImageError)
     }
@@ -63,7 +63,7 @@ public final class NetworkImageLoader: @unchecked Sendable {
                 guard !load.isCancelled else { return }
                 switch event {
                 case let .started(attempt): handler(.started(attempt: attempt))
-                case let .progress(data, expected): handler(.progress(data, expectedLength: expected))
+                case let .progress(chunk, received, expected): handler(.progress(chunk: chunk, received: received, expectedLength: expected))
                 case let .finished(data): handler(.finished(data, .network))
                 case let .failed(error): handler(.failed(error))
                 }

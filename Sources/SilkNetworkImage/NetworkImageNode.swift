@@ -194,11 +194,14 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
                 return .some(_delegate)
             }
             if attempt == 1, let d = delegate { d?.imageNodeDidStartFetchingData(self) }
-        case let .progress(data, _):
+        case let .progress(chunk, _, _):
             let queue = lock.withLock { () -> DispatchQueue? in
                 guard _generation == generation, _shouldRenderProgressImages, !_finalReceived else { return nil }
-                let progress = _tracker.update(with: data)
-                _latestData = data
+                // The node keeps its own copy of the body for refinements (appending to a
+                // uniquely held buffer; a running decode holds a snapshot, copied at most once).
+                if _latestData == nil { _latestData = Data() }
+                _latestData!.append(chunk)
+                let progress = _tracker.update(with: _latestData!)
                 guard progress.isProgressive, progress.completeScans > _renderedScans, !_partialDecodeScheduled else { return nil }
                 _partialDecodeScheduled = true
                 return _decodeQueue

@@ -61,7 +61,7 @@ import SilkRaster
         let log = loadAndWait(loader, server.url("/photo/8.jpg?w=600&h=400&huge=1&chunk=1024&interval=200"))
         guard case let .failed(error)? = log.outcome else { Issue.record("\(log.all)"); return }
         #expect(error == .decoding(.tooManyPixels(width: 30000, height: 30000, limit: RasterLimits.defaultMaxImagePixels)))
-        let received = log.all.compactMap { if case let .progress(d, _) = $0 { return d.count }; return nil }.max() ?? 0
+        let received = log.all.compactMap { if case let .progress(_, n, _) = $0 { return n }; return nil }.max() ?? 0
         #expect(received == 0)  // the header check runs before any progress is reported
     }
 
