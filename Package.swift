@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "SilkNodes", targets: ["SilkNodes"]),
         .library(name: "SilkFramebuffer", targets: ["SilkFramebuffer"]),
         .library(name: "SilkWayland", targets: ["SilkWayland"]),
+        .library(name: "SilkNetworkImage", targets: ["SilkNetworkImage"]),
+        .library(name: "SilkDemoServer", targets: ["SilkDemoServer"]),
         .library(name: "Silk", targets: ["Silk"]),
         .library(name: "SilkBench", targets: ["SilkBench"]),
         .executable(name: "silk", targets: ["silk"]),
@@ -69,12 +71,19 @@ let package = Package(
         .target(name: "Silk", dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
                                              "SilkFramebuffer", "SilkWayland"],
                 swiftSettings: strict),
-        .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes"], swiftSettings: strict),
+        // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
+        // the nodes, so the core modules stay free of it.
+        .target(name: "SilkNetworkImage", dependencies: ["SilkGeometry", "SilkRaster", "SilkNodes"], swiftSettings: strict),
+        // A small HTTP server on POSIX sockets serving generated feed JSON and photos, with fault
+        // options (delay, stall, close mid-body, status, garbage): the feed demo and network tests.
+        .target(name: "SilkDemoServer", dependencies: ["SilkGeometry", "SilkRaster"], swiftSettings: strict),
+        .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes",
+                                                   "SilkNetworkImage", "SilkDemoServer"], swiftSettings: strict),
         // The benchmark: scenes, the frame runner, report, table and plot (`silk bench`).
         .target(name: "SilkBench", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRender", "SilkNodes", "SilkScenes"],
                 swiftSettings: strict),
         .executableTarget(name: "silk",
-                          dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkScenes", "SilkBench",
+                          dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkScenes", "SilkBench", "SilkDemoServer", "SilkNetworkImage",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
@@ -92,6 +101,9 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkTestSupport"], swiftSettings: strict),
         .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster"], swiftSettings: strict),
+        .testTarget(name: "SilkNetworkImageTests",
+                    dependencies: ["SilkNetworkImage", "SilkDemoServer", "SilkNodes", "SilkRaster", "SilkScenes", "SilkTestSupport"],
+                    resources: [.copy("Golden")], swiftSettings: strict),
         .testTarget(name: "SilkRasterTests", dependencies: ["SilkRaster", "SilkScenes", "SilkTestSupport"],
                     resources: [.copy("Golden"), .copy("Inputs")], swiftSettings: strict),
 

@@ -6,7 +6,9 @@ set -euo pipefail
 
 build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev
   libfreetype6-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libpng-dev
-  libjpeg62-turbo-dev libturbojpeg0-dev fonts-dejavu-core)
+  libjpeg62-turbo-dev libturbojpeg0-dev fonts-dejavu-core
+  # FoundationNetworking (SilkNetworkImage) links libcurl; a static-stdlib build needs libcurl.so.
+  libcurl4-openssl-dev)
 # Fonts the text tests rely on (CJK, Arabic, Hebrew, colour emoji); small enough for CI.
 test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-emoji
   # The framebuffer end-to-end test: QEMU, an initramfs (cpio, a static busybox) and XKB data;

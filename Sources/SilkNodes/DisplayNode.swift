@@ -400,7 +400,15 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         if !hasContents && Self.drawsContent { lock.withLock { _needsDisplay = true }; markDirty() }
     }
 
-    /// Main thread. Override points (call super is not required).
+    /// Main thread: device pixels per point of the window (pass) showing this node's tree, 1
+    /// when it is in none. Nodes that prepare content ahead of display (a network image
+    /// decoding at its pixel size) read it when they enter the preload state.
+    public var displayScale: Double { rootNode.loadedBy?.scale ?? 1 }
+
+    /// Main thread. Override points (call super is not required). Range controllers drive
+    /// them through `setInterfaceState`; a node in a window without one gets all four on
+    /// entering the tree and leaves them all on `removeFromSupernode`. A network image starts
+    /// its download in `didEnterPreloadState` and cancels it in `didExitPreloadState`.
     open func didEnterPreloadState() {}
     open func didExitPreloadState() {}
     open func didEnterDisplayState() {}

@@ -36,7 +36,17 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
 
     public var image: Bitmap? {
         get { lock.withLock { _image } }
-        set { lock.withLock { _image = newValue; _imagePath = nil }; setNeedsDisplay(); setNeedsLayout() }
+        set {
+            let sizeChanged = lock.withLock { () -> Bool in
+                let old = _image
+                _image = newValue; _imagePath = nil
+                return old?.width != newValue?.width || old?.height != newValue?.height
+            }
+            setNeedsDisplay()
+            // Layout depends only on the natural size: a same-sized replacement (a progressive
+            // refinement, a reloaded photo) must not relayout the whole tree.
+            if sizeChanged { setNeedsLayout() }
+        }
     }
     /// A PNG or JPEG file decoded by the display job.
     public var imagePath: String? {

@@ -16,6 +16,8 @@ public enum SceneName: String, CaseIterable, Sendable {
     case text
     case image
     case kiosk
+    /// A column of feed cells from a local demo server (`Feed/FeedScene.swift`).
+    case feed
 
     public var defaultSize: Size {
         switch self {
@@ -25,6 +27,7 @@ public enum SceneName: String, CaseIterable, Sendable {
         case .image: Size(width: 640, height: 480)
         case .text: Size(width: 800, height: 900)
         case .kiosk: KioskScene.defaultSize
+        case .feed: FeedScene.defaultSize
         }
     }
 
@@ -34,6 +37,7 @@ public enum SceneName: String, CaseIterable, Sendable {
         switch scene {
         case .card: return try CardScene.render(size: size, scale: scale)
         case .kiosk: return try KioskScene.render(size: size, scale: scale)
+        case .feed: return try FeedScene.render(size: size, scale: scale)
         case .rainforest: return try RainforestScene.render(size: size, scale: scale)
         case .shapes: return try ShapesScene.render(size: size, scale: scale)
         case .image:

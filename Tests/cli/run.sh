@@ -36,6 +36,8 @@ expect_png shapes-size 300 200 -- snapshot shapes --size 300x200
 expect_png card 360 420 -- snapshot card --size 360x420
 expect_png card-2x 720 840 -- snapshot card --size 360x420 --scale 2
 expect_png text 800 900 -- snapshot text --size 800x900
+# The feed: a local demo server, JSON over HTTP, avatars and photos through NetworkImageNode.
+expect_png feed 360 560 -- snapshot feed --size 360x560
 
 # --- images: good and bad --------------------------------------------------------------------
 photo=$(ls "$(dirname "$0")"/../../assets/photos/*.jpg 2>/dev/null | head -1)

@@ -13,7 +13,11 @@ enum JPEGDecoder {
         return ImageDecoder.Info(format: .jpeg, width: header.width, height: header.height, orientation: segments.orientation)
     }
 
-    static func decode(_ data: Data, targetSize: (width: Int, height: Int)?, maxPixels: Int) throws(RasterError) -> DecodedImage {
+    /// `tolerateWarnings` (the progressive-prefix decode) lets libjpeg finish through its
+    /// warnings ("premature end of data", which fills the missing refinement with what it has)
+    /// instead of stopping on the first one; errors still throw.
+    static func decode(_ data: Data, targetSize: (width: Int, height: Int)?, maxPixels: Int,
+                       tolerateWarnings: Bool = false) throws(RasterError) -> DecodedImage {
         // One walk over the marker segments (no libjpeg): the frame size is checked against the
         // limit before libjpeg reads any further, and the EXIF orientation and Adobe marker noted.
         let segments = JPEGSegments.scan(data)
@@ -33,12 +37,13 @@ enum JPEGDecoder {
         let sw = (w * num + den - 1) / den, sh = (hgt * num + den - 1) / den
         let isCMYK = header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)
         let bitmap = try Bitmap(width: sw, height: sh)
-        let flags = Int32(TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
+        let flags = Int32(tolerateWarnings ? TJFLAG_ACCURATEDCT : TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
         // BGRA bytes are the little-endian 0xAARRGGBB words pixman's a8r8g8b8 expects; CMYK
         // (which libjpeg cannot convert to RGB itself) also has 4 bytes a pixel, so it is
         // decoded into the same memory and converted in place.
         try h.decompress(data, into: bitmap.data, width: sw, pitch: bitmap.stride, height: sh,
-                         format: Int32((isCMYK ? TJPF_CMYK : TJPF_BGRA).rawValue), flags: flags)
+                         format: Int32((isCMYK ? TJPF_CMYK : TJPF_BGRA).rawValue), flags: flags,
+                         tolerateWarnings: tolerateWarnings)
         if isCMYK { convertCMYK(bitmap, inverted: segments.hasAdobeMarker) }
         let upright = try ExifOrientation.apply(orientation, to: bitmap)
         return DecodedImage(bitmap: upright, format: .jpeg,
@@ -107,11 +112,13 @@ enum JPEGDecoder {
         }
 
         func decompress(_ data: Data, into dst: UnsafeMutableRawPointer, width: Int, pitch: Int, height: Int,
-                        format: Int32, flags: Int32) throws(RasterError) {
+                        format: Int32, flags: Int32, tolerateWarnings: Bool = false) throws(RasterError) {
             let rc = data.withUnsafeBytes { buf in
                 tjDecompress2(raw, buf.bindMemory(to: UInt8.self).baseAddress, UInt(buf.count),
                               dst.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(pitch), Int32(height), format, flags)
             }
+            // Without TJFLAG_STOPONWARNING a warning still returns -1, but the output is complete.
+            if rc != 0, tolerateWarnings, tjGetErrorCode(raw) == Int32(TJERR_WARNING.rawValue) { return }
             guard rc == 0 else { throw classify(message) }
         }
 

@@ -1,0 +1,358 @@
+import Foundation
+import SilkNodes
+
+/// Where an image's bytes came from.
+public enum ImageSource: String, Sendable, Equatable {
+    case memory, disk, network
+}
+
+/// The two-tier cache of downloaded image *bytes* (still encoded): a memory tier bounded by
+/// bytes with least-recently-used eviction, and a disk tier under
+/// `$XDG_CACHE_HOME/silk/images` (else `~/.cache/silk/images`), also bounded.
+///
+/// Encoded bytes, not decoded bitmaps: a photo's JPEG is typically 10–40× smaller than its
+/// pixels, so the same memory holds that many more images, and nodes decode at their own pixel
+/// size on a display queue anyway (scaled JPEG decode). A memory hit costs that decode, never I/O.
+///
+/// Disk tier, defensively:
+/// - file names are the SHA-256 hex of the URL — nothing of the URL's text reaches a path, so
+///   `../` or odd bytes in a URL cannot escape or collide;
+/// - directories are created 0700 and must be real directories owned by this user (not
+///   symlinks), files are written 0644 to a temporary name and renamed (readers never see a
+///   half-written file; a crash leaves a `.tmp-` file, removed on the next start);
+/// - the total size is kept under `diskLimit` by removing least-recently-used files (reads
+///   touch the file's mtime, so the order survives restarts);
+/// - a full disk, a read-only or unwritable cache logs **one** line and the cache carries on
+///   with memory only.
+///
+/// Thread-safe: memory lookups are cheap and may run anywhere; disk calls block (call them off
+/// the main thread — `NetworkImageLoader` uses its own queue).
+public final class ImageCache: @unchecked Sendable {
+    public struct Statistics: Sendable, Equatable, CustomStringConvertible {
+        public var memoryHits = 0, diskHits = 0, misses = 0
+        public var memoryBytes = 0, memoryCount = 0, memoryEvictions = 0
+        public var diskBytes = 0, diskCount = 0, diskEvictions = 0
+        public var description: String {
+            "memory \(memoryHits) hits, \(memoryCount) images, \(memoryBytes) B (\(memoryEvictions) evicted); "
+                + "disk \(diskHits) hits, \(diskCount) files, \(diskBytes) B (\(diskEvictions) evicted); \(misses) misses"
+        }
+    }
+
+    public let memoryLimit: Int
+    public let diskLimit: Int
+    /// The disk tier's directory (nil: memory only).
+    public let directory: String?
+    /// Images larger than this are never cached (nor downloaded: see `NetworkImageLoader`).
+    public let maxEntryBytes: Int
+    private let log: @Sendable (String) -> Void
+
+    private let lock = NodeLock()
+    private var memory = LRUList()
+    private var stats = Statistics()
+    private var diskState: DiskState = .unprepared
+    private var diskIndex: [String: (size: Int, lastUse: Double)] = [:]
+    private var tempCounter = 0
+
+    private enum DiskState { case unprepared, ready, disabled }
+
+    /// - Parameters:
+    ///   - directory: the disk tier's folder; `ImageCache.defaultDirectory()` by default, nil
+    ///     for memory only.
+    ///   - log: where the one-line "disk cache disabled" message goes (stderr by default).
+    public init(memoryLimit: Int = 32 << 20, diskLimit: Int = 128 << 20, maxEntryBytes: Int = 16 << 20,
+                directory: String? = ImageCache.defaultDirectory(),
+                log: @escaping @Sendable (String) -> Void = ImageCache.logToStandardError) {
+        self.memoryLimit = max(0, memoryLimit)
+        self.diskLimit = max(0, diskLimit)
+        self.maxEntryBytes = maxEntryBytes
+        self.directory = directory
+        self.log = log
+    }
+
+    /// `$XDG_CACHE_HOME/silk/images` when that variable is an absolute path (the XDG rule),
+    /// else `$HOME/.cache/silk/images`; nil when neither is usable.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/silk/images" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/silk/images" }
+        return nil
+    }
+
+    public static let logToStandardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data(("silk: " + line + "\n").utf8))
+    }
+
+    /// The cache key of `url`: SHA-256 hex of its absolute string (64 characters of [0-9a-f]).
+    public static func key(for url: URL) -> String { SHA256.hexDigest(url.absoluteString) }
+
+    public var statistics: Statistics { lock.withLock { stats } }
+    public var isDiskEnabled: Bool {
+        lock.withLock { if directory == nil { return false }; return diskState != .disabled }
+    }
+
+    // MARK: Memory
+
+    /// The bytes from the memory tier (marks them recently used).
+    public func memoryData(for url: URL) -> Data? {
+        let key = Self.key(for: url)
+        return lock.withLock {
+            guard let data = memory.get(key) else { return nil }
+            stats.memoryHits += 1
+            return data
+        }
+    }
+
+    /// Counts a lookup that found nothing in either tier (the loader calls it).
+    public func recordMiss() { lock.withLock { stats.misses += 1 } }
+
+    private func _lockedStoreInMemory(_ data: Data, key: String) {
+        guard data.count <= memoryLimit else { return }
+        memory.set(key, data)
+        while memory.bytes > memoryLimit, memory.removeLeastRecentlyUsed() { stats.memoryEvictions += 1 }
+        stats.memoryBytes = memory.bytes
+        stats.memoryCount = memory.count
+    }
+
+    // MARK: Disk
+
+    /// The file the disk tier uses for `url` (whether or not it exists); nil without a disk tier.
+    public func filePath(for url: URL) -> String? {
+        directory.map { $0 + "/" + Self.key(for: url) }
+    }
+
+    /// Reads `url`'s bytes from disk (blocking), promoting them into memory. Marks the file used.
+    public func diskData(for url: URL) -> Data? {
+        guard let directory, prepareDisk() else { return nil }
+        let key = Self.key(for: url)
+        let path = directory + "/" + key
+        guard lock.withLock({ diskIndex[key] != nil }) else { return nil }
+        guard let data = readFile(path, limit: maxEntryBytes) else {
+            lock.withLock { if let e = diskIndex.removeValue(forKey: key) { stats.diskBytes -= e.size; stats.diskCount -= 1 } }
+            return nil
+        }
+        utimensat(AT_FDCWD, path, nil, 0)  // now: the LRU order survives restarts
+        lock.withLock {
+            diskIndex[key]?.lastUse = Date().timeIntervalSince1970
+            stats.diskHits += 1
+            _lockedStoreInMemory(data, key: key)
+        }
+        return data
+    }
+
+    /// Stores `data` in memory and (blocking) on disk. Data over `maxEntryBytes` is not cached.
+    public func store(_ data: Data, for url: URL, toDisk: Bool = true) {
+        guard data.count <= maxEntryBytes else { return }
+        let key = Self.key(for: url)
+        lock.withLock { _lockedStoreInMemory(data, key: key) }
+        guard toDisk, let directory, prepareDisk() else { return }
+        let temp = lock.withLock { () -> String in tempCounter += 1; return "\(directory)/.tmp-\(getpid())-\(tempCounter)" }
+        if let failure = writeAtomically(data, temp: temp, final: directory + "/" + key) {
+            disableDisk("cannot write to the image cache \(directory) (\(failure)); continuing without a disk cache")
+            return
+        }
+        lock.withLock {
+            if let old = diskIndex[key] { stats.diskBytes -= old.size; stats.diskCount -= 1 }
+            diskIndex[key] = (data.count, Date().timeIntervalSince1970)
+            stats.diskBytes += data.count
+            stats.diskCount += 1
+        }
+        evictFromDisk(directory: directory)
+    }
+
+    /// Empties the memory tier (and the disk tier's files, when `includingDisk`).
+    public func removeAll(includingDisk: Bool = false) {
+        let keys = lock.withLock { () -> [String] in
+            memory = LRUList()
+            stats.memoryBytes = 0; stats.memoryCount = 0
+            guard includingDisk else { return [] }
+            let k = Array(diskIndex.keys)
+            diskIndex.removeAll(); stats.diskBytes = 0; stats.diskCount = 0
+            return k
+        }
+        if let directory { for k in keys { unlink(directory + "/" + k) } }
+    }
+
+    /// Removes least-recently-used files until the tier is under 90 % of its limit (some
+    /// headroom, so each new image does not remove exactly one old one).
+    private func evictFromDisk(directory: String) {
+        let victims = lock.withLock { () -> [String] in
+            guard stats.diskBytes > diskLimit else { return [] }
+            var out: [String] = []
+            let target = diskLimit / 10 * 9
+            for (key, entry) in diskIndex.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+                if stats.diskBytes <= target { break }
+                diskIndex.removeValue(forKey: key)
+                stats.diskBytes -= entry.size
+                stats.diskCount -= 1
+                stats.diskEvictions += 1
+                out.append(key)
+            }
+            return out
+        }
+        for key in victims { unlink(directory + "/" + key) }
+    }
+
+    /// Creates the directory (0700 at each level this cache creates), checks it is a real
+    /// directory owned by this user, removes leftover temporary files and indexes the rest.
+    private func prepareDisk() -> Bool {
+        guard let directory else { return false }
+        switch lock.withLock({ diskState }) {
+        case .ready: return true
+        case .disabled: return false
+        case .unprepared: break
+        }
+        var path = ""
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0, errno != EEXIST {
+                disableDisk("cannot create the image cache directory \(path) (\(String(cString: strerror(errno)))); continuing without a disk cache")
+                return false
+            }
+        }
+        var st = stat()
+        guard lstat(directory, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, st.st_uid == geteuid() else {
+            disableDisk("the image cache \(directory) is not a directory owned by this user; continuing without a disk cache")
+            return false
+        }
+        if st.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
+        var index: [String: (size: Int, lastUse: Double)] = [:]
+        var total = 0
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: directory) {
+            for name in names {
+                let p = directory + "/" + name
+                if name.hasPrefix(".tmp-") { unlink(p); continue }
+                guard name.count == 64, name.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { continue }
+                var fs = stat()
+                guard lstat(p, &fs) == 0, fs.st_mode & S_IFMT == S_IFREG else { continue }
+                index[name] = (Int(fs.st_size), Double(fs.st_mtim.tv_sec) + Double(fs.st_mtim.tv_nsec) / 1e9)
+                total += Int(fs.st_size)
+            }
+        }
+        lock.withLock {
+            if diskState == .unprepared {
+                diskIndex = index
+                stats.diskBytes = total
+                stats.diskCount = index.count
+                diskState = .ready
+            }
+        }
+        evictFromDisk(directory: directory)
+        return lock.withLock { diskState == .ready }
+    }
+
+    /// Logs `message` once and turns the disk tier off.
+    private func disableDisk(_ message: String) {
+        let first = lock.withLock { () -> Bool in
+            let was = diskState
+            diskState = .disabled
+            return was != .disabled
+        }
+        if first { log(message) }
+    }
+
+    /// Writes `data` to `temp` (0644, exclusive create) and renames it to `final`. Returns the
+    /// reason on failure (the temporary file is removed).
+    private func writeAtomically(_ data: Data, temp: String, final: String) -> String? {
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        fchmod(fd, 0o644)  // whatever the umask says
+        var failure: String?
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno)); return
+                }
+                offset += n
+            }
+        }
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil, rename(temp, final) != 0 { failure = String(cString: strerror(errno)) }
+        if failure != nil { unlink(temp) }
+        return failure
+    }
+
+    private func readFile(_ path: String, limit: Int) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= limit else { return nil }
+        var data = Data(count: Int(st.st_size))
+        let ok = data.withUnsafeMutableBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = read(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+        return ok ? data : nil
+    }
+}
+
+/// A least-recently-used map from key to bytes: a dictionary into a doubly linked list of
+/// entries (most recent at the head), so get, set and evict are O(1).
+struct LRUList {
+    private final class Entry {
+        let key: String
+        var data: Data
+        weak var prev: Entry?  // weak: no retain cycles along the list
+        var next: Entry?
+        init(key: String, data: Data) { self.key = key; self.data = data }
+    }
+    private var entries: [String: Entry] = [:]
+    private var head: Entry?
+    private var tail: Entry?
+    private(set) var bytes = 0
+    var count: Int { entries.count }
+
+    mutating func get(_ key: String) -> Data? {
+        guard let e = entries[key] else { return nil }
+        moveToFront(e)
+        return e.data
+    }
+
+    mutating func set(_ key: String, _ data: Data) {
+        if let e = entries[key] {
+            bytes += data.count - e.data.count
+            e.data = data
+            moveToFront(e)
+            return
+        }
+        let e = Entry(key: key, data: data)
+        entries[key] = e
+        bytes += data.count
+        e.next = head
+        head?.prev = e
+        head = e
+        if tail == nil { tail = e }
+    }
+
+    /// Removes the least recently used entry; false when empty.
+    mutating func removeLeastRecentlyUsed() -> Bool {
+        guard let t = tail else { return false }
+        unlink(t)
+        entries.removeValue(forKey: t.key)
+        bytes -= t.data.count
+        return true
+    }
+
+    private mutating func unlink(_ e: Entry) {
+        if let p = e.prev { p.next = e.next } else { head = e.next }
+        if let n = e.next { n.prev = e.prev } else { tail = e.prev }
+        e.prev = nil; e.next = nil
+    }
+
+    private mutating func moveToFront(_ e: Entry) {
+        guard head !== e else { return }
+        unlink(e)
+        e.next = head
+        head?.prev = e
+        head = e
+        if tail == nil { tail = e }
+    }
+}
