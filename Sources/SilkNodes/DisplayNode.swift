@@ -329,6 +329,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// A leaf's own size for `constrainedSize` (any thread). Default: zero (the style sizes apply).
     open func calculateSizeThatFits(_ constrainedSize: Size) -> Size { .zero }
 
+    /// Main thread, during the node pass: the layout gave this node its frame and placed the
+    /// subnodes its spec arranges. A node that places subnodes by hand (outside its spec — an
+    /// editor's caret and scrolled text) does it here (Texture's `-layout`). Default: nothing.
+    open func layoutDidFinish() {}
+
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         let version = lock.withLock { _layoutVersion }
         if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version } }) {
