@@ -3,6 +3,7 @@ import Foundation
 import SilkGeometry
 import SilkNodes
 import SilkRunLoop
+import SilkXKB
 
 /// One `wl_seat`: its pointer, keyboard and touch turned into `InputEvent`s in window points
 /// (main thread).
@@ -30,6 +31,8 @@ final class WaylandSeat {
     private var touch: OpaquePointer?
     private var cursor: WaylandCursor?
     private let xkb: XKBKeyboard?
+    /// Dead keys and Compose sequences (nil without the X11 locale data).
+    private let composer = XKBComposer()
     private var modifiers: KeyModifiers = []
 
     // Pointer frame in progress.
@@ -213,12 +216,20 @@ final class WaylandSeat {
 
     fileprivate func handleKeyboardLeave() {
         cancelRepeat()
+        composer?.reset()
     }
 
     fileprivate func handleKey(key: UInt32, state: UInt32) {
-        guard let xkb, let (sym, text) = xkb.translate(evdevKey: key) else { return }
+        guard let xkb, let (sym, keyText) = xkb.translate(evdevKey: key) else { return }
+        var text = keyText
         let k = Key(keysym: sym)
         if state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue {
+            // A dead key starts a sequence; the key that ends it types the composed text.
+            switch composer?.feed(keysym: sym) ?? .passThrough {
+            case .passThrough: break
+            case .composing, .cancelled: text = ""
+            case let .composed(s): text = s
+            }
             send(.keyDown(k, text: text, isRepeat: false))
             cancelRepeat()
             if repeatRate > 0, xkb.repeats(evdevKey: key) { startRepeat(key: key) }
