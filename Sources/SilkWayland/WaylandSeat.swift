@@ -92,6 +92,8 @@ final class WaylandSeat {
             version >= 3 ? wl_pointer_release(p) : wl_pointer_destroy(p)
             pointer = nil; cursor = nil
         }
+        // The seat's keyboard capability is what "a physical keyboard is present" means here.
+        KeyboardPresence.setPhysicalKeyboard(hasKeyboard)
         if hasKeyboard, keyboard == nil {
             keyboard = wl_seat_get_keyboard(proxy)
             wl_keyboard_add_listener(keyboard, keyboardListener, unretained(self))
