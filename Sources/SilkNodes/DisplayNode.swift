@@ -518,6 +518,10 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         set { lock.withLock { _isFocusable = newValue } }
     }
 
+    /// Whether a touch inside this node leaves keyboard focus where it is, instead of moving it
+    /// to the touched focusable node or clearing it (an on-screen keyboard). Default false.
+    open var touchesKeepFocus: Bool { false }
+
     /// Recognizers that watch touches beginning on this node or its subnodes (see
     /// `GestureRecognizer`). Any thread.
     public var gestureRecognizers: [GestureRecognizer] { lock.withLock { _gestureRecognizers } }

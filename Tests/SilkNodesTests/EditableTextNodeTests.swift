@@ -299,3 +299,80 @@ extension PipelineTests {
     }
 }
 }
+
+extension PipelineTests {
+/// The on-screen keyboard over a form: shown by policy while a field is edited, typing by taps.
+@Suite(.serialized) struct OnScreenKeyboardTests {
+    static let size = Size(width: 400, height: 300)
+
+    private func scene() -> (KeyboardAvoidingNode, EditableTextNode, Harness, InputDispatcher) {
+        let content = DisplayNode()
+        let field = EditableTextNode()
+        field.typingAttributes = TextAttributes(fontSize: 18)
+        field.contentNode.displaysAsynchronously = false
+        content.addSubnode(field)
+        content.layoutSpecBlock = { _, _ in
+            // Low on the screen: the keyboard would cover it.
+            InsetLayoutSpec(insets: EdgeInsets(top: 240, left: 20, bottom: .infinity, right: 20), child: field)
+        }
+        let host = KeyboardAvoidingNode(contentNode: content)
+        let h = Harness(root: host, size: Self.size)
+        h.iterate()
+        return (host, field, h, InputDispatcher(rootNode: host))
+    }
+
+    private func tapKey(_ host: KeyboardAvoidingNode, _ d: InputDispatcher, _ action: KeyboardNode.KeyAction, at t: inout Double) {
+        guard let key = host.keyboard.visibleKeys.first(where: { $0.action == action })?.button else {
+            Issue.record("no key \(action)"); return
+        }
+        let c = key.convert(Point(x: key.bounds.midX, y: key.bounds.midY), to: nil)
+        d.down(c.x, c.y, at: t)
+        d.up(at: t + 0.05)
+        t += 1
+    }
+
+    @Test func tappingKeysTypesIntoTheFocusedField() {
+        let saved = KeyboardPresence.policy
+        KeyboardPresence.policy = .always
+        defer { KeyboardPresence.policy = saved }
+        let (host, field, h, d) = scene()
+        #expect(!host.isKeyboardShown)
+        d.focus(field)
+        h.iterate()
+        #expect(host.isKeyboardShown && !host.keyboard.isHidden)
+        #expect(host.keyboardHeight > 100)
+        // The field was moved up above the keyboard.
+        let fieldInWindow = field.convert(Point(x: 0, y: field.bounds.maxY), to: nil)
+        #expect(fieldInWindow.y <= Self.size.height - host.keyboardHeight)
+        var t = 1.0
+        tapKey(host, d, .character("h"), at: &t)
+        tapKey(host, d, .character("i"), at: &t)
+        tapKey(host, d, .shift, at: &t)
+        tapKey(host, d, .character("a"), at: &t)
+        tapKey(host, d, .character("a"), at: &t)   // shift was one-shot
+        tapKey(host, d, .space, at: &t)
+        tapKey(host, d, .page(.symbols), at: &t)
+        h.iterate()
+        tapKey(host, d, .character("4"), at: &t)
+        tapKey(host, d, .backspace, at: &t)
+        tapKey(host, d, .character("2"), at: &t)
+        #expect(field.text == "hiAa 2")
+        #expect(d.focusedNode === field)   // keys never take focus
+        d.focus(nil)
+        h.iterate()
+        #expect(!host.isKeyboardShown && host.keyboard.isHidden)
+    }
+
+    @Test func noKeyboardWhenThePolicySaysNever() {
+        let saved = KeyboardPresence.policy
+        KeyboardPresence.policy = .never
+        defer { KeyboardPresence.policy = saved }
+        let (host, field, h, d) = scene()
+        d.focus(field)
+        h.iterate()
+        #expect(!host.isKeyboardShown)
+        KeyboardPresence.policy = .auto
+        #expect(KeyboardPresence.wantsOnScreenKeyboard == !KeyboardPresence.hasPhysicalKeyboard)
+    }
+}
+}

@@ -2,12 +2,14 @@ import Foundation
 import SilkGeometry
 import SilkLayout
 import SilkRaster
+import SilkRunLoop
 
 /// An on-screen keyboard for touch-only kiosks: a letters page (with a one-shot shift, tapped
 /// twice: caps lock) and a numbers-and-symbols page, backspace, space and enter. Keys type on
 /// release into `target`, through `EditableTextNode.perform(_:)`, so the delegate sees typed
-/// keys exactly as it sees physical ones. Keys are buttons that never take focus, so tapping
-/// one leaves focus (and the caret) in the field. Main thread for input; configure anywhere.
+/// keys exactly as it sees physical ones. Keys are buttons that never take focus, and touches
+/// on the keyboard keep focus (`touchesKeepFocus`), so the caret stays in the field. Main
+/// thread for input; configure anywhere.
 public final class KeyboardNode: DisplayNode, @unchecked Sendable {
     public enum Page: Sendable { case letters, symbols }
 
@@ -132,6 +134,9 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
         keyTyped?(action)
     }
 
+    /// Tapping keys leaves the focus (and the caret) in the field.
+    public override var touchesKeepFocus: Bool { true }
+
     public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
         let rows = (keys[page] ?? []).enumerated().map { i, row -> any LayoutElement in
             var s = Style()
@@ -197,9 +202,13 @@ public final class KeyboardAvoidingNode: DisplayNode, EditingHost, @unchecked Se
         guard editing === node else { return }
         editing = nil
         keyboard.target = nil
-        // Focus moving straight to another field begins editing there before this runs out;
-        // hide only when nothing is edited after this turn of the loop.
-        onMain { [weak self] in self?.update() }
+        // Focus moving straight to another field begins editing there right after this; on the
+        // loop, decide on the next turn so the keyboard does not hide and show again.
+        if EventLoop.main.isOnLoopThread {
+            EventLoop.main.addTimer(after: .zero) { [weak self] in self?.update() }
+        } else {
+            update()
+        }
     }
 
     public override func layoutDidFinish() { scrollEditedFieldIntoView() }
