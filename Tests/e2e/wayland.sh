@@ -225,8 +225,21 @@ if want form && start_sway form 1024 768 1; then
     if wait_log form 'form: email "zoé@example.org"' 3 && [ "$(grep -c 'form: email "zoé@example.org"' "$OUT/form-client.log")" -ge 2 ]; then
       ok "sway form: Ctrl+Z undoes the cut"
     else bad "sway form: undo did not restore the e-mail"; fi
+    # The compositor's clipboard (wl_data_device): what Ctrl+X cut is what wl-paste reads, and
+    # what wl-copy offers is what Ctrl+V pastes.
+    if command -v wl-paste >/dev/null; then
+      got=$(XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 5 wl-paste -n 2>&1)
+      if [ "$got" = "org" ]; then ok "sway form: Ctrl+X put the cut word on the Wayland clipboard (wl-paste reads \"$got\")"
+      else bad "sway form: wl-paste read \"$got\", expected \"org\""; fi
+      XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 20 wl-copy "ada@silk.dev" 2>/dev/null &
+      sleep 0.5
+      wt -M ctrl -k a -k v -m ctrl
+      if wait_log form 'form: email "ada@silk.dev"' 5; then ok "sway form: Ctrl+V pastes what wl-copy offered"
+      else bad "sway form: paste: $(grep 'form: email' "$OUT/form-client.log" | tail -1)"; fi
+      email="ada@silk.dev"
+    else bad "wl-paste is not installed (make deps-test installs wl-clipboard)"; email="zoé@example.org"; fi
     wt -k Tab -k Return
-    if wait_log form 'form: submitted name="Ada Lovelace" email="zoé@example.org" pin=4 digits' 5; then
+    if wait_log form "form: submitted name=\"Ada Lovelace\" email=\"$email\" pin=4 digits" 5; then
       ok "sway form: Enter in the PIN submits the form"
     else bad "sway form: no submission line ($OUT/form-client.log)"; fi
   else bad "sway form: the form did not start ($OUT/form-client.log)"; fi
