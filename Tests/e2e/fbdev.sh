@@ -125,7 +125,8 @@ QEMUPID=""
 cleanup() { [ -n "$QEMUPID" ] && kill "$QEMUPID" 2>/dev/null || true; }
 trap cleanup EXIT
 
-run_vm() {  # name fbmode kernel-args [checker args…]
+run_vm() {  # name fbmode kernel-args [checker args…]; FBDEV_E2E_ONLY=name,… runs only those
+  [ -z "${FBDEV_E2E_ONLY:-}" ] || [[ ",$FBDEV_E2E_ONLY," == *",$1,"* ]] || return 0
   local name=$1 mode=$2 kargs=$3 d=$WORK/$1
   local checker=("${@:4}")
   [ ${#checker[@]} -gt 0 ] || checker=("$ROOT/Tests/e2e/fbdev_check.py" "$d" "$WORK/reference.png" "$mode")
