@@ -151,6 +151,6 @@ run_vm() {  # name fbmode kernel-args [checker args…]; FBDEV_E2E_ONLY=name,…
 
 run_vm bochs-32bpp bochs "video=${W_}x${H_}"
 run_vm vesafb-16bpp vesa "vga=0x317"
-run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
+BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
