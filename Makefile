@@ -52,10 +52,11 @@ cli-tests:
 
 ## The framebuffer presenter on a real /dev/fb0 in QEMU (bochs 32 bpp and vesafb RGB565): the
 ## release binary with a static Swift runtime, compared with the headless snapshot, keys, a
-## click, SIGTERM. Under two minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
+## click, SIGTERM; a third VM types into the sign-in form by on-screen keyboard taps and send-key.
+## About three minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
 e2e-fbdev: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
-	timeout 170 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
+	timeout 260 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
 
 ## The Wayland presenter under weston, sway and cage (headless): screenshots, input, resize, scale.
 e2e-wayland:

@@ -14,6 +14,8 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   # The framebuffer end-to-end test: QEMU, an initramfs (cpio, a static busybox) and XKB data;
   # Tests/e2e/fbdev.sh downloads Debian's kernel package itself unless linux-image-amd64 is installed.
   qemu-system-x86 cpio busybox-static xkb-data
+  # Compose tables for dead keys (xkbcommon-compose reads /usr/share/X11/locale).
+  libx11-data wl-clipboard
   # Wayland end-to-end tests: compositors (cage needs xwayland), screenshots, virtual keyboard,
   # a C compiler for Tests/e2e/tools (libpng-dev and libwayland-dev are build packages).
   weston sway cage xwayland grim wtype gcc libc6-dev

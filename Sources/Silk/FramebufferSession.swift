@@ -108,6 +108,8 @@ final class FramebufferSession {
             if !present { self.pointerMoved = false }
             self.updateCursorVisibility()
         }
+        // A touch-only kiosk (no keyboard device) shows the on-screen keyboard for text fields.
+        input.keyboardPresenceChanged = { KeyboardPresence.setPhysicalKeyboard($0) }
         print("silk: input: \(input.keymapDescription)\(inputOptions.grab ? ", devices grabbed" : "")")
         input.start()
         self.input = input

@@ -329,6 +329,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// A leaf's own size for `constrainedSize` (any thread). Default: zero (the style sizes apply).
     open func calculateSizeThatFits(_ constrainedSize: Size) -> Size { .zero }
 
+    /// Main thread, during the node pass: the layout gave this node its frame and placed the
+    /// subnodes its spec arranges. A node that places subnodes by hand (outside its spec — an
+    /// editor's caret and scrolled text) does it here (Texture's `-layout`). Default: nothing.
+    open func layoutDidFinish() {}
+
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         let version = lock.withLock { _layoutVersion }
         if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version } }) {
@@ -520,6 +525,10 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         get { lock.withLock { _isFocusable } }
         set { lock.withLock { _isFocusable = newValue } }
     }
+
+    /// Whether a touch inside this node leaves keyboard focus where it is, instead of moving it
+    /// to the touched focusable node or clearing it (an on-screen keyboard). Default false.
+    open var touchesKeepFocus: Bool { false }
 
     /// Recognizers that watch touches beginning on this node or its subnodes (see
     /// `GestureRecognizer`). Any thread.

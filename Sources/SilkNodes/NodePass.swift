@@ -105,6 +105,7 @@ public final class NodePass {
             child.frame = Rect(origin: origin, size: sub.size)
             apply(sub, to: child)
         }
+        node.layoutDidFinish()
     }
 
     // MARK: Layers and display

@@ -36,6 +36,9 @@ public final class WaylandDisplay {
     private(set) var viewporter: OpaquePointer?
     private(set) var fractionalScaleManager: OpaquePointer?
     private(set) var presentation: OpaquePointer?
+    /// `wl_data_device_manager` (copy and paste), version ≤ 3.
+    private(set) var dataDeviceManager: OpaquePointer?
+    private(set) var dataDeviceManagerVersion: UInt32 = 0
     private(set) var outputs: [WaylandOutput] = []
     private(set) var seats: [WaylandSeat] = []
     /// The clock `wp_presentation` timestamps use (`wp_presentation.clock_id`), read by the
@@ -201,6 +204,9 @@ public final class WaylandDisplay {
         case "wp_presentation":
             presentation = bind(silk_wp_presentation_interface(), 1)
             wp_presentation_add_listener(presentation, presentationListener, unretained(self))
+        case "wl_data_device_manager":
+            dataDeviceManagerVersion = min(version, 3)
+            dataDeviceManager = bind(silk_wl_data_device_manager_interface(), 3)
         case "wl_output":
             let v = min(version, 4)
             outputs.append(WaylandOutput(proxy: bind(silk_wl_output_interface(), 4), globalName: name, version: v, display: self))

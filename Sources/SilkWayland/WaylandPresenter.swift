@@ -103,11 +103,22 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
     /// Starts dispatching the connection on `loop` (the main loop). Call once, on main.
     public func attach(to loop: EventLoop) throws(WaylandError) {
         try display.attach(to: loop)
+        // Copy and paste go through the compositor's clipboard when it has a data device.
+        if let manager = display.dataDeviceManager {
+            let c = WaylandClipboard(manager: manager, version: display.dataDeviceManagerVersion, display: display, loop: loop)
+            for seat in display.seats { c.add(seat) }
+            clipboard = c
+            Clipboard.current = c
+        }
     }
+
+    /// The compositor's clipboard (installed as `Clipboard.current` by `attach`). Main thread.
+    private var clipboard: WaylandClipboard?
 
     private func route(_ seat: WaylandSeat) {
         seat.windowSurface = toplevel.surface
         seat.onInput = { [unowned self] in events.input?($0) }
+        clipboard?.add(seat)
     }
 
     /// Buffer pixels for `size` points at `scale` (integer or fractional: rounded, as the

@@ -3,6 +3,7 @@ import Foundation
 import SilkGeometry
 import SilkNodes
 import SilkRunLoop
+import SilkXKB
 
 /// One `wl_seat`: its pointer, keyboard and touch turned into `InputEvent`s in window points
 /// (main thread).
@@ -24,12 +25,17 @@ final class WaylandSeat {
     var onInput: ((InputEvent) -> Void)?
     /// The window's surface: events for other surfaces (the cursor's) are ignored.
     var windowSurface: OpaquePointer?
+    /// The serial of the latest key, button, touch or keyboard-enter event: what
+    /// `wl_data_device.set_selection` must quote (copying needs a recent user action).
+    var lastInputSerial: UInt32 = 0
 
     private var pointer: OpaquePointer?
     private var keyboard: OpaquePointer?
     private var touch: OpaquePointer?
     private var cursor: WaylandCursor?
     private let xkb: XKBKeyboard?
+    /// Dead keys and Compose sequences (nil without the X11 locale data).
+    private let composer = XKBComposer()
     private var modifiers: KeyModifiers = []
 
     // Pointer frame in progress.
@@ -89,6 +95,8 @@ final class WaylandSeat {
             version >= 3 ? wl_pointer_release(p) : wl_pointer_destroy(p)
             pointer = nil; cursor = nil
         }
+        // The seat's keyboard capability is what "a physical keyboard is present" means here.
+        KeyboardPresence.setPhysicalKeyboard(hasKeyboard)
         if hasKeyboard, keyboard == nil {
             keyboard = wl_seat_get_keyboard(proxy)
             wl_keyboard_add_listener(keyboard, keyboardListener, unretained(self))
@@ -213,12 +221,20 @@ final class WaylandSeat {
 
     fileprivate func handleKeyboardLeave() {
         cancelRepeat()
+        composer?.reset()
     }
 
     fileprivate func handleKey(key: UInt32, state: UInt32) {
-        guard let xkb, let (sym, text) = xkb.translate(evdevKey: key) else { return }
+        guard let xkb, let (sym, keyText) = xkb.translate(evdevKey: key) else { return }
+        var text = keyText
         let k = Key(keysym: sym)
         if state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue {
+            // A dead key starts a sequence; the key that ends it types the composed text.
+            switch composer?.feed(keysym: sym) ?? .passThrough {
+            case .passThrough: break
+            case .composing, .cancelled: text = ""
+            case let .composed(s): text = s
+            }
             send(.keyDown(k, text: text, isRepeat: false))
             cancelRepeat()
             if repeatRate > 0, xkb.repeats(evdevKey: key) { startRepeat(key: key) }
@@ -300,7 +316,11 @@ private nonisolated(unsafe) let pointerListener = stableListener(wl_pointer_list
     },
     leave: { data, _, _, surface in owner(data, as: WaylandSeat.self).handlePointerLeave(surface: surface) },
     motion: { data, _, _, x, y in owner(data, as: WaylandSeat.self).handlePointerMotion(x: fixed(x), y: fixed(y)) },
-    button: { data, _, _, _, button, state in owner(data, as: WaylandSeat.self).handlePointerButton(code: button, state: state) },
+    button: { data, _, serial, _, button, state in
+        let seat = owner(data, as: WaylandSeat.self)
+        seat.lastInputSerial = serial
+        seat.handlePointerButton(code: button, state: state)
+    },
     axis: { data, _, _, axis, value in owner(data, as: WaylandSeat.self).handleAxis(axis: axis, value: fixed(value)) },
     frame: { data, _ in owner(data, as: WaylandSeat.self).flushPointerFrame() },
     axis_source: { data, _, source in owner(data, as: WaylandSeat.self).handleAxisSource(source) },
@@ -310,17 +330,27 @@ private nonisolated(unsafe) let pointerListener = stableListener(wl_pointer_list
 
 private nonisolated(unsafe) let keyboardListener = stableListener(wl_keyboard_listener(
     keymap: { data, _, format, fd, size in owner(data, as: WaylandSeat.self).handleKeymap(format: format, fd: fd, size: size) },
-    enter: { data, _, _, _, keys in owner(data, as: WaylandSeat.self).handleKeyboardEnter(pressedKeys: (keys?.pointee.size ?? 0) / 4) },
+    enter: { data, _, serial, _, keys in
+        let seat = owner(data, as: WaylandSeat.self)
+        seat.lastInputSerial = serial
+        seat.handleKeyboardEnter(pressedKeys: (keys?.pointee.size ?? 0) / 4)
+    },
     leave: { data, _, _, _ in owner(data, as: WaylandSeat.self).handleKeyboardLeave() },
-    key: { data, _, _, _, key, state in owner(data, as: WaylandSeat.self).handleKey(key: key, state: state) },
+    key: { data, _, serial, _, key, state in
+        let seat = owner(data, as: WaylandSeat.self)
+        seat.lastInputSerial = serial
+        seat.handleKey(key: key, state: state)
+    },
     modifiers: { data, _, _, depressed, latched, locked, group in
         owner(data, as: WaylandSeat.self).handleModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
     },
     repeat_info: { data, _, rate, delay in owner(data, as: WaylandSeat.self).handleRepeatInfo(rate: rate, delay: delay) }))
 
 private nonisolated(unsafe) let touchListener = stableListener(wl_touch_listener(
-    down: { data, _, _, _, surface, id, x, y in
-        owner(data, as: WaylandSeat.self).handleTouchDown(surface: surface, id: id, x: fixed(x), y: fixed(y))
+    down: { data, _, serial, _, surface, id, x, y in
+        let seat = owner(data, as: WaylandSeat.self)
+        seat.lastInputSerial = serial
+        seat.handleTouchDown(surface: surface, id: id, x: fixed(x), y: fixed(y))
     },
     up: { data, _, _, _, id in owner(data, as: WaylandSeat.self).handleTouchUp(id: id) },
     motion: { data, _, _, id, x, y in owner(data, as: WaylandSeat.self).handleTouchMotion(id: id, x: fixed(x), y: fixed(y)) },

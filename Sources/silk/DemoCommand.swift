@@ -25,6 +25,8 @@ struct DemoCommand: ParsableCommand {
         case kiosk
         /// A button and a text field: input from the window's seat (end-to-end tests).
         case input
+        /// A kiosk sign-in form: editable text, focus, the on-screen keyboard (SILK_OSK).
+        case form
     }
 
     @Argument(help: "Demo: \(Name.allCases.map(\.rawValue).joined(separator: ", ")).") var name: Name = .rainforest
@@ -42,6 +44,8 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Headless: folder for the captured frames.") var framesDir: String = "out/frames"
     @OptionGroup(title: "Framebuffer") var fb: FramebufferArguments
     @Option(help: "Kiosk: show this fixed text in the clock instead of the time (reproducible screens).") var clock: String?
+    @Option(help: "Form: fill the fields from code, \"NAME|EMAIL|PIN\" (reference screens).") var formFill: String?
+    @Option(help: "Form: the node focused at start: name, email, pin, submit or none.") var formFocus: String = "name"
 
     func run() throws {
         guard let backend = Backend(rawValue: backend) else { fail("--backend \(backend): expected auto, wayland, fbdev or headless") }
@@ -128,6 +132,8 @@ struct DemoCommand: ParsableCommand {
             }
             noScrollUpdate = true
             update = { _ in }
+        case .form:
+            update = startFormDemo(window: window, fill: formFill, focus: formFocus)
         case .input:
             let scene = InputDemoNode()
             window.setRootNode(scene)

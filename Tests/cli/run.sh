@@ -109,6 +109,11 @@ for sig in TERM INT; do
   else bad "SIG$sig: rc=$rc after ${ms} ms: $(cat "$tmp/log")"; fi
   rm -f "$tmp/sig.png"
 done
+# The sign-in form on headless, with the on-screen keyboard forced on: it says what it shows.
+if SILK_OSK=always timeout 120 env -u WAYLAND_DISPLAY "$silk" demo form --frames 3 --size 800x600 --out "$tmp/form.png" >"$tmp/log" 2>&1 \
+   && grep -q "form: editing name" "$tmp/log" && grep -q "form: keyboard shown" "$tmp/log" \
+   && [ "$(png_size "$tmp/form.png")" = "800 600" ]; then ok
+else bad "demo form --frames 3: $(cat "$tmp/log")"; fi
 if timeout 120 env -u WAYLAND_DISPLAY "$silk" demo rainforest --frames 3 --no-scroll --size 640x480 --out "$tmp/rf.png" >"$tmp/log" 2>&1 \
    && grep -q "frames presented" "$tmp/log" && [ "$(png_size "$tmp/rf.png")" = "640 480" ]; then ok
 else bad "demo rainforest --frames 3 --no-scroll: $(cat "$tmp/log")"; fi

@@ -10,6 +10,8 @@
 #   3. a pointer click (virtio tablet) on the fourth tile changes the screen again;
 #   4. SIGTERM ends the app with the console restored to KD_TEXT (the app's line in the serial log,
 #      and the exit status).
+# A third VM (bochs) runs `silk demo form` with the on-screen keyboard forced on and checks typing
+# by taps on it and by send-key, dead keys included (Tests/e2e/fbdev_form_check.py).
 # Prints "fbdev-e2e: N passed, M failed"; exits non-zero on any failure. Everything runs under
 # `timeout`, QEMU is killed by a trap. Needs qemu-system-x86, cpio, busybox-static, python3 and
 # either an installed linux-image-amd64 or apt access to download it (cached in $WORK/cache).
@@ -56,6 +58,9 @@ log "kernel $KVER"
 W_=1024; H_=768
 SILK_KIOSK_CLOCK=09:41:00 "$SILK" snapshot kiosk --size ${W_}x${H_} --out "$WORK/reference.png" >/dev/null &
 REFPID=$!
+SILK_OSK=always SILK_CARET_BLINK=0 "$SILK" demo form --backend headless --size ${W_}x${H_} --seconds 1 \
+  --form-fill "Ada|zoé@x.org|1234" --form-focus pin --out "$WORK/form-reference.png" >/dev/null &
+FORMREFPID=$!
 
 # 3. The initramfs: busybox, modules (dependencies from .modinfo), silk + its libraries, data.
 R=$WORK/root; rm -rf "$R"; mkdir -p "$R"/{bin,proc,sys,dev,tmp,etc,var/cache/fontconfig}
@@ -63,6 +68,10 @@ cp "$BUSYBOX" "$R/bin/busybox"
 strip -o "$R/silk" "$SILK" 2>/dev/null || cp "$SILK" "$R/silk"
 ldd "$SILK" | grep -oE '/[^ ]+' | sort -u | while read -r l; do cp -L --parents "$l" "$R/"; done
 mkdir -p "$R/assets"; cp -r "$ROOT/assets/fonts" "$ROOT/assets/photos" "$R/assets/"
+# The Compose table for dead keys (xkbcommon-compose finds it through compose.dir).
+for f in compose.dir locale.alias locale.dir en_US.UTF-8; do
+  [ -e /usr/share/X11/locale/$f ] && cp -rL --parents /usr/share/X11/locale/$f "$R/"
+done
 for d in /etc/fonts /usr/share/fonts/truetype/dejavu /usr/share/X11/xkb; do [ -d "$d" ] && cp -rL --parents "$d" "$R/"; done
 python3 - "$KDIR/lib/modules/$KVER" bochs evdev virtio_pci virtio_input > "$R/modules.order" <<'PY'
 import os, re, sys
@@ -92,7 +101,13 @@ done
 i=0; while { [ ! -e /dev/fb0 ] || [ ! -e /dev/input/event1 ]; } && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
 echo "INIT fb=$(cat /proc/fb | tr '\n' ' ') inputs=$(ls /dev/input | tr '\n' ' ')"
 export SILK_ASSETS=/assets HOME=/tmp XDG_CACHE_HOME=/tmp
-/silk demo kiosk --backend fbdev --clock 09:41:00 &
+if grep -q "app=form" /proc/cmdline; then
+  # The sign-in form with the on-screen keyboard forced on (the VM has a keyboard device), a still
+  # caret, and the us(intl) layout, whose apostrophe is a dead acute.
+  SILK_OSK=always SILK_CARET_BLINK=0 XKB_DEFAULT_LAYOUT=us XKB_DEFAULT_VARIANT=intl /silk demo form --backend fbdev &
+else
+  /silk demo kiosk --backend fbdev --clock 09:41:00 &
+fi
 PID=$!
 # The harness writes "term" to the second serial port when it wants the app stopped.
 read -r cmd < /dev/ttyS1
@@ -102,6 +117,7 @@ INIT
 chmod +x "$R/init"
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$WORK/initrd.gz"
 wait $REFPID
+wait $FORMREFPID || echo "fbdev-e2e: the form reference did not render"
 log "initramfs $(du -h "$WORK/initrd.gz" | cut -f1); reference rendered"
 
 PASSED=0; FAILED=0
@@ -109,8 +125,11 @@ QEMUPID=""
 cleanup() { [ -n "$QEMUPID" ] && kill "$QEMUPID" 2>/dev/null || true; }
 trap cleanup EXIT
 
-run_vm() {  # name fbmode kernel-args
+run_vm() {  # name fbmode kernel-args [checker args…]; FBDEV_E2E_ONLY=name,… runs only those
+  [ -z "${FBDEV_E2E_ONLY:-}" ] || [[ ",$FBDEV_E2E_ONLY," == *",$1,"* ]] || return 0
   local name=$1 mode=$2 kargs=$3 d=$WORK/$1
+  local checker=("${@:4}")
+  [ ${#checker[@]} -gt 0 ] || checker=("$ROOT/Tests/e2e/fbdev_check.py" "$d" "$WORK/reference.png" "$mode")
   rm -rf "$d"; mkdir -p "$d"
   qemu-system-x86_64 -accel tcg -m 768 -smp 1 -display none -no-reboot -vga std \
     -device virtio-keyboard-pci -device virtio-tablet-pci \
@@ -120,7 +139,7 @@ run_vm() {  # name fbmode kernel-args
     -append "console=ttyS0 quiet panic=-1 fbmode=$mode $kargs"
   QEMUPID=$(cat "$d/qemu.pid")
   local out rc=0
-  out=$(timeout "$BUDGET" python3 "$ROOT/Tests/e2e/fbdev_check.py" "$d" "$WORK/reference.png" "$mode") || rc=$?
+  out=$(timeout "$BUDGET" python3 "${checker[@]}") || rc=$?
   echo "$out" | sed "s/^/fbdev-e2e $name: /"
   kill "$QEMUPID" 2>/dev/null || true; QEMUPID=""
   local p f; p=$(echo "$out" | grep -c '^PASS' || true); f=$(echo "$out" | grep -c '^FAIL' || true)
@@ -132,5 +151,6 @@ run_vm() {  # name fbmode kernel-args
 
 run_vm bochs-32bpp bochs "video=${W_}x${H_}"
 run_vm vesafb-16bpp vesa "vga=0x317"
+BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

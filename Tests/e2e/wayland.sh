@@ -184,6 +184,68 @@ if want input && start_sway input 1024 768 1; then
   stop_client; stop_compositor
 fi
 
+echo "== sway: the sign-in form (editable text, dead keys, focus, clipboard)"
+# Typed through wtype's virtual keyboard: a name, Tab, an e-mail with a dead-key sequence
+# (dead_acute then e → é, composed by xkbcommon-compose), Tab, a PIN whose letter the form's
+# delegate refuses. Checked twice: the delegate's log lines, and the screen against the headless
+# reference of the same form filled from code (SILK_CARET_BLINK=0 keeps the caret still; the
+# on-screen keyboard is off: a headless seat gains and loses wtype's keyboard as it runs).
+if want form && start_sway form 1024 768 1; then
+  ref="$OUT/form-reference.png"
+  SILK_OSK=never SILK_CARET_BLINK=0 timeout 60 "$SILK" demo form --backend headless --size 1024x768 --seconds 1 \
+    --form-fill "Ada Lovelace|zoé@example.org|1234" --form-focus pin --out "$ref" >"$OUT/form-reference.log" 2>&1 \
+    || bad "form: the headless reference did not render ($OUT/form-reference.log)"
+  export SILK_OSK=never SILK_CARET_BLINK=0
+  run_client form demo form --backend wayland
+  unset SILK_OSK SILK_CARET_BLINK
+  # Each wtype run is a new virtual keyboard whose first key sway swallows: lead with Escape
+  # (not an editing key) and wait for the switch. wtype joins its text arguments with spaces.
+  wt() { XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 wtype -k Escape -s 300 "$@" || log "wtype $* failed"; }
+  if wait_log form "form: editing name" 20 && wait_log form "configure 1024x768" 20; then
+    sleep 2   # the first frames settle and the window is activated before keys are sent
+    wt "Ada Lovelace"
+    wait_log form 'form: name "Ada Lovelace"' 5 && ok "sway form: typed name reaches the field" \
+      || bad "sway form: no name line ($OUT/form-client.log)"
+    wt -k Tab "zo" -k dead_acute "e@example.org"
+    if wait_log form "form: editing email" 5 && wait_log form 'form: email "zoé@example.org"' 5; then
+      ok "sway form: Tab moves focus; dead_acute + e composes é"
+    else bad "sway form: e-mail not typed as zoé@example.org: $(grep 'form: email' "$OUT/form-client.log" | tail -1)"; fi
+    wt -k Tab "12a34"
+    if wait_log form "form: pin 4 digits" 5 && ! grep -q "form: pin 5 digits" "$OUT/form-client.log"; then
+      ok "sway form: the PIN takes digits only (the delegate refused the letter)"
+    else bad "sway form: PIN digits: $(grep 'form: pin' "$OUT/form-client.log" | tail -1)"; fi
+    if wait_match form-typed shoot_grim "$ref" 10; then ok "sway form: the screen matches the reference filled from code"
+    else bad "sway form: the typed form does not match $ref (see $OUT/form-typed.png)"; fi
+    # Editing keys: select the e-mail's domain with Ctrl+Shift+Left and cut it, then undo.
+    wt -M shift -k Tab -m shift
+    wt -M ctrl -M shift -k Left -m shift -m ctrl -M ctrl -k x -m ctrl
+    if wait_log form 'form: email "zoé@example."' 5; then ok "sway form: Shift-Tab back, Ctrl+Shift+Left selects a word, Ctrl+X cuts it"
+    else bad "sway form: cutting a word: $(grep 'form: email' "$OUT/form-client.log" | tail -1)"; fi
+    wt -M ctrl -k z -m ctrl
+    if wait_log form 'form: email "zoé@example.org"' 3 && [ "$(grep -c 'form: email "zoé@example.org"' "$OUT/form-client.log")" -ge 2 ]; then
+      ok "sway form: Ctrl+Z undoes the cut"
+    else bad "sway form: undo did not restore the e-mail"; fi
+    # The compositor's clipboard (wl_data_device): what Ctrl+X cut is what wl-paste reads, and
+    # what wl-copy offers is what Ctrl+V pastes.
+    if command -v wl-paste >/dev/null; then
+      got=$(XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 5 wl-paste -n 2>&1)
+      if [ "$got" = "org" ]; then ok "sway form: Ctrl+X put the cut word on the Wayland clipboard (wl-paste reads \"$got\")"
+      else bad "sway form: wl-paste read \"$got\", expected \"org\""; fi
+      XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 20 wl-copy "ada@silk.dev" 2>/dev/null &
+      sleep 0.5
+      wt -M ctrl -k a -k v -m ctrl
+      if wait_log form 'form: email "ada@silk.dev"' 5; then ok "sway form: Ctrl+V pastes what wl-copy offered"
+      else bad "sway form: paste: $(grep 'form: email' "$OUT/form-client.log" | tail -1)"; fi
+      email="ada@silk.dev"
+    else bad "wl-paste is not installed (make deps-test installs wl-clipboard)"; email="zoé@example.org"; fi
+    wt -k Tab -k Return
+    if wait_log form "form: submitted name=\"Ada Lovelace\" email=\"$email\" pin=4 digits" 5; then
+      ok "sway form: Enter in the PIN submits the form"
+    else bad "sway form: no submission line ($OUT/form-client.log)"; fi
+  else bad "sway form: the form did not start ($OUT/form-client.log)"; fi
+  stop_client; stop_compositor
+fi
+
 echo "== sway: integer scale 2"
 if want scale && start_sway scale2 1024 768 2; then
   run_client scale2 demo rainforest --backend wayland --no-scroll

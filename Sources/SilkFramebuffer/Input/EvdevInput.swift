@@ -23,6 +23,11 @@ public final class EvdevInput {
     public var deliver: (InputEvent) -> Void = { _ in }
     /// Called when a pointer device appears or goes away (for the software cursor).
     public var pointerPresenceChanged: (Bool) -> Void = { _ in }
+    /// Called when the first keyboard appears or the last goes away (the on-screen keyboard).
+    public var keyboardPresenceChanged: (Bool) -> Void = { _ in }
+    /// Whether a device with letter keys is open.
+    public var hasKeyboard: Bool { !keyboardIDs.isEmpty }
+    private var keyboardIDs: Set<Int> = []
     /// One line per device event, for logs ("input: /dev/input/event2 'QEMU Virtio Keyboard': keyboard").
     public var log: (String) -> Void = { _ in }
 
@@ -110,6 +115,10 @@ public final class EvdevInput {
         }
         log("input: \(path) '\(device.name)': \(kind)\(device.isGrabbed ? ", grabbed" : "")")
         if translator.hasPointer != hadPointer { pointerPresenceChanged(translator.hasPointer) }
+        if kind.contains(.keyboard) {
+            keyboardIDs.insert(id)
+            if keyboardIDs.count == 1 { keyboardPresenceChanged(true) }
+        }
     }
 
     private func closeDevice(_ name: String) {
@@ -119,6 +128,7 @@ public final class EvdevInput {
         for e in translator.removeDevice(id: o.id, now: InputClock.now) { deliver(e) }
         log("input: \(o.device.path) removed")
         if translator.hasPointer != hadPointer { pointerPresenceChanged(translator.hasPointer) }
+        if keyboardIDs.remove(o.id) != nil, keyboardIDs.isEmpty { keyboardPresenceChanged(false) }
     }
 
     private func read(_ name: String) {

@@ -3,6 +3,7 @@
 // that tracks modifiers from evdev key codes (xkb keycode = evdev code + 8).
 import CXKBCommon
 import SilkNodes
+import SilkXKB
 
 /// A keyboard's keymap and state. Owns the xkb context, keymap and state (unreferenced in deinit).
 public final class XKBKeyboard: KeyMapper {
@@ -11,6 +12,8 @@ public final class XKBKeyboard: KeyMapper {
     private let state: OpaquePointer
     /// The layout names used ("us", or the XKB_DEFAULT_LAYOUT value).
     public let layoutDescription: String
+    /// Dead keys and Compose sequences (nil without the X11 locale data).
+    public let composer: XKBComposer? = XKBComposer()
 
     /// Builds the keymap from the environment's XKB_DEFAULT_* (or libxkbcommon's defaults).
     /// Nil when the XKB data files (/usr/share/X11/xkb) are missing or the names are invalid.
@@ -42,6 +45,14 @@ public final class XKBKeyboard: KeyMapper {
             if n > 0 { text = String(decoding: buffer.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
             // Control characters are not text.
             if let s = text.unicodeScalars.first, s.value < 0x20 || s.value == 0x7f { text = "" }
+            // A dead key starts a sequence; the key that ends it types the composed text.
+            if value == 1, let composer {
+                switch composer.feed(keysym: sym) {
+                case .passThrough: break
+                case .composing, .cancelled: text = ""
+                case let .composed(s): text = s
+                }
+            }
         }
         if value != 2 { xkb_state_update_key(state, keycode, value == 1 ? XKB_KEY_DOWN : XKB_KEY_UP) }
         return (sym, text)

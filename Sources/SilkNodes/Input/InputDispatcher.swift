@@ -170,10 +170,11 @@ public final class InputDispatcher {
         let a = ActiveTouch(touch: touch)
         active[source] = a
 
-        // Touching a focusable node focuses it (without a ring); touching elsewhere blurs.
+        // Touching a focusable node focuses it (without a ring); touching elsewhere blurs —
+        // except inside a node whose touches keep focus (an on-screen keyboard).
         var focusable = hit
-        while let n = focusable, !n.isFocusable { focusable = n.supernode }
-        focus(focusable, showsRing: false)
+        while let n = focusable, !n.isFocusable, !n.touchesKeepFocus { focusable = n.supernode }
+        if !(focusable?.touchesKeepFocus ?? false) { focus(focusable, showsRing: false) }
 
         guard let hit else { return }
         if let link = beginLinkPress(on: hit, touch: touch) {

@@ -121,10 +121,11 @@ public struct TextLayout: Sendable {
     /// Lays out `text` in `constrainedTo` (width `.infinity`: one line per paragraph; height
     /// `.infinity`: no vertical limit). `maximumLines` 0 means unlimited. When text is hidden the
     /// last line ends (tail), starts (head) or is split (middle) with `truncationToken`, by
-    /// default "…" in the attributes of the last visible character.
+    /// default "…" in the attributes of the last visible character. `keepsTrailingWhitespace`:
+    /// spaces at the end of a paragraph take room on its last line (for editing).
     public init(text: AttributedText, constrainedTo constraint: Size, maximumLines: Int = 0,
                 truncationToken: AttributedText? = nil, truncationMode: TruncationMode = .tail,
-                fonts: FontDatabase = .shared) {
+                keepsTrailingWhitespace: Bool = false, fonts: FontDatabase = .shared) {
         var text = text
         var cutByLength = false
         if text.scalarCount > TextLayout.maximumLength {
@@ -197,8 +198,10 @@ public struct TextLayout: Sendable {
                 }
                 for (li, r) in ranges.enumerated() {
                     if built.count >= lineLimit { truncated = true; break paragraphLoop }
-                    let visible = para.trimmingTrailingWhitespace(r)
                     let isLast = final && li == ranges.count - 1
+                    // Trailing spaces hang outside the line, except at a paragraph's end when an
+                    // editor asks to keep them (a caret after a typed space must move).
+                    let visible = keepsTrailingWhitespace && isLast ? r : para.trimmingTrailingWhitespace(r)
                     var extra = 0.0
                     if para.attributes.alignment == .justified, maxWidth.isFinite, !isLast {
                         let spaces = para.whitespaceCount(visible)

@@ -23,5 +23,6 @@ const struct wl_interface *silk_zxdg_decoration_manager_v1_interface(void);
 const struct wl_interface *silk_wp_viewporter_interface(void);
 const struct wl_interface *silk_wp_fractional_scale_manager_v1_interface(void);
 const struct wl_interface *silk_wp_presentation_interface(void);
+const struct wl_interface *silk_wl_data_device_manager_interface(void);
 
 #endif

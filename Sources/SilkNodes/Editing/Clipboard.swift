@@ -1,0 +1,26 @@
+import Foundation
+
+/// Where copied text goes and pasted text comes from. `Clipboard.current` is an in-app clipboard
+/// until a presenter installs the system's (the Wayland data device). Main thread.
+public protocol ClipboardProvider: AnyObject {
+    /// Puts `text` on the clipboard (copy, cut).
+    func setText(_ text: String)
+    /// Asks for the clipboard's text; `completion` runs on the main thread, now or later (a
+    /// Wayland paste reads from another client through a pipe), with nil when there is no text
+    /// or it could not be read.
+    func requestText(_ completion: @escaping (String?) -> Void)
+}
+
+public enum Clipboard {
+    /// The clipboard editable nodes use. Main thread.
+    nonisolated(unsafe) public static var current: any ClipboardProvider = InAppClipboard()
+}
+
+/// A clipboard inside the process: copy and paste between the app's own fields (the framebuffer,
+/// headless runs, or a compositor without a data device).
+public final class InAppClipboard: ClipboardProvider {
+    public private(set) var text: String?
+    public init() {}
+    public func setText(_ text: String) { self.text = text }
+    public func requestText(_ completion: @escaping (String?) -> Void) { completion(text) }
+}
