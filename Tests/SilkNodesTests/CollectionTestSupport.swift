@@ -82,9 +82,15 @@ struct CollectionHarness {
 
     /// A pass, the background work it started, and another pass (what a few frames do).
     func settle() {
-        harness.iterate()
-        collection.waitUntilAllUpdatesAreProcessed()
-        harness.iterate()
+        // Committing may move the content (anchoring) and bring released items back, whose
+        // nodes are made in the background again: repeat until nothing is pending.
+        for _ in 0..<20 {
+            harness.iterate()
+            collection.waitUntilAllUpdatesAreProcessed()
+            harness.iterate()
+            if NodeScheduler.shared.pendingBackgroundWork == 0 && collection.pendingUpdateCount == 0
+                && !NodeScheduler.shared.hasWork(for: collection) { return }
+        }
     }
 
     func scroll(to y: Double) {
