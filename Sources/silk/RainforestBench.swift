@@ -78,7 +78,7 @@ struct RainforestBench {
             let visible = list.visibleCardIndices()
             var missing = 0
             for i in visible {
-                let hasContent = list.cards[i].layer?.contents != nil
+                let hasContent = list.card(at: i)?.layer?.contents != nil
                 if becameVisible[i] == nil { becameVisible[i] = frameTime }
                 if hasContent {
                     if let v = becameVisible[i], v >= 0 {

@@ -505,7 +505,8 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         }
         for (id, item) in attached where wanted[id] == nil { detach(item) }
         var attachedNew = false
-        for (id, entry) in wanted {
+        // In item order, so the display jobs of a fresh screen start from its top.
+        for (id, entry) in wanted.sorted(by: { $0.value.0.flatIndex < $1.value.0.flatIndex }) {
             let (item, state) = entry
             guard let node = item.node else { continue }
             let frame = frames[item.flatIndex]
