@@ -34,8 +34,10 @@ public final class AsyncTransaction: @unchecked Sendable {
         completion.enter()
     }
 
+    private var hadOperations = false
+
     /// Registers one more job (main thread, before `seal`).
-    func addOperation() { lock.withLock { pending += 1 } }
+    func addOperation() { lock.withLock { pending += 1; hadOperations = true } }
 
     /// Records a finished job (any thread).
     func complete(_ result: Result) {
@@ -58,8 +60,9 @@ public final class AsyncTransaction: @unchecked Sendable {
 
     private func finish() {
         // Hand the results to the committer before waking waiters: a `neverShowPlaceholders`
-        // pass waits for this and commits right after, and must find them there.
-        TransactionCommitter.shared.transactionCompleted(self)
+        // pass waits for this and commits right after, and must find them there. A container's
+        // transaction that got no job (its subtree is drawn already) has nothing to publish.
+        if lock.withLock({ hadOperations }) { TransactionCommitter.shared.transactionCompleted(self) }
         completion.leave()
     }
 

@@ -396,9 +396,51 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
             if entered.contains(.display) { didEnterDisplayState(); setNeedsDisplayIfNoContents() }
             if entered.contains(.visible) { didEnterVisibleState() }
             if exited.contains(.visible) { didExitVisibleState() }
-            if exited.contains(.display) { displaySentinel.increment(); didExitDisplayState() }
+            if exited.contains(.display) { displaySentinel.increment(); clearContents(); didExitDisplayState() }
             if exited.contains(.preload) { didExitPreloadState() }
         }
+    }
+
+    /// Releases the drawn contents (main thread): a node that leaves the display range keeps no
+    /// bitmap; it redraws when it enters the range again (Texture's `clearContents`). The
+    /// placeholder shows meanwhile.
+    func clearContents() {
+        guard Self.drawsContent || rasterizesSubtree else { return }
+        lock.withLock { _needsDisplay = true }
+        guard let layer, hasContents || layer.contents != nil else { return }
+        hasContents = false
+        layer.contents = nil
+        layer.removeAllAnimations()
+        applyStateToLayer()
+    }
+
+    /// Main thread, called by the node pass after it applied `layout` to this node's subnodes
+    /// (containers position their items here).
+    func layoutDidApply(_ layout: Layout) {}
+
+    // MARK: Container attachment (main thread)
+
+    /// Adds `node` as a subnode already in `state`, without invalidating this node's layout:
+    /// containers attach items they position themselves.
+    func attachItem(_ node: DisplayNode, state: InterfaceState) {
+        if node.supernode !== self { node.removeFromSupernode() }
+        lock.withLock { if !_subnodes.contains(where: { $0 === node }) { _subnodes.append(node) } }
+        node.lock.withLock { node._supernode = self }
+        node.setInterfaceState(state)
+        node.markDirty()
+        markDirty()
+    }
+
+    /// Removes an item attached with `attachItem`: it leaves every interface state (its display
+    /// jobs are cancelled and its contents released) without invalidating the container's layout.
+    func detachItem(_ node: DisplayNode) {
+        guard node.supernode === self else { return }
+        lock.withLock { _subnodes.removeAll { $0 === node } }
+        node.lock.withLock { node._supernode = nil }
+        node.setInterfaceState([])
+        node.preventOrCancelDisplay(recursively: true)
+        node.markDirty()
+        markDirty()
     }
 
     private func setNeedsDisplayIfNoContents() {

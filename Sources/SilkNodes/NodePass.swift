@@ -70,7 +70,7 @@ public final class NodePass {
         rootNode.frame = Rect(size: size)
         do {
             let layout = try rootNode.layoutThatFits(SizeRange(exactly: size))
-            apply(layout, to: rootNode)
+            NodePass.apply(layout, to: rootNode)
         } catch {
             // A tree too deep to lay out keeps its previous frames; the error is reported once.
             statistics.lastLayoutError = error.description
@@ -79,7 +79,8 @@ public final class NodePass {
     }
 
     /// Sets the frames of `node`'s child nodes from its layout, then recurses into them.
-    private func apply(_ layout: Layout, to node: DisplayNode) {
+    /// Containers call it for the items they position themselves. Main thread.
+    static func apply(_ layout: Layout, to node: DisplayNode) {
         var children: [(DisplayNode, Layout, Point)] = []
         func collect(_ l: Layout, _ offset: Point) {
             for sub in l.sublayouts {
@@ -105,7 +106,8 @@ public final class NodePass {
             child.frame = Rect(origin: origin, size: sub.size)
             apply(sub, to: child)
         }
-        node.layoutDidFinish()
+        node.layoutDidApply(layout)   // internal: containers place their items
+        node.layoutDidFinish()        // public override point (editing, keyboard avoidance)
     }
 
     // MARK: Layers and display

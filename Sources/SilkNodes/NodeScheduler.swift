@@ -62,6 +62,28 @@ public final class NodeScheduler: @unchecked Sendable {
         wake?()
     }
 
+    /// Queues `body` for the start of the next pass even when called on the pass thread
+    /// (containers update their ranges once per pass, after the scroll offset changed).
+    func enqueueForNextPass(_ body: @escaping @Sendable () -> Void) {
+        let wake = lock.withLock { () -> (@Sendable () -> Void)? in passBlocks.append(body); return _wakeUp }
+        wake?()
+    }
+
+    private var _backgroundWork = 0
+    /// Work running off the pass thread that will queue a pass block when done (containers
+    /// creating and measuring item nodes). Snapshots wait for it to reach zero.
+    public var pendingBackgroundWork: Int { lock.withLock { _backgroundWork } }
+    func beginBackgroundWork() { lock.withLock { _backgroundWork += 1 } }
+    /// Ends background work by queueing its result for the next pass.
+    func endBackgroundWork(enqueueing body: @escaping @Sendable () -> Void) {
+        let wake = lock.withLock { () -> (@Sendable () -> Void)? in
+            passBlocks.append(body)
+            _backgroundWork -= 1
+            return _wakeUp
+        }
+        wake?()
+    }
+
     /// Counts of pending work, for diagnostics.
     public var debugWorkSummary: String {
         lock.withLock { "dirty \(dirty.count), layout roots \(layoutRoots.count), blocks \(passBlocks.count)" }

@@ -9,8 +9,8 @@ import SilkRaster
 /// drawn in one job and appears at once) holding a background image node whose
 /// `imageModificationBlock` blurs the photo (cancellable between row bands), the sharp feature
 /// photo, a gradient node over the photo's bottom so the title reads, the title and the wrapped
-/// description.
-public final class CardNode: DisplayNode, @unchecked Sendable {
+/// description. A `CellNode`, so the rainforest collection shows it as an item.
+public final class CardNode: CellNode, @unchecked Sendable {
     /// The tutorial's blur: radius 30, 50 % grey at 30 % alpha, saturation ×1.8.
     public static let blurRadius = 30.0
     public static let blurTint = Color(white: 0.5, alpha: 0.3)

@@ -9,7 +9,7 @@ import SilkRaster
 /// and buttons. Everything responds to touch, a mouse and keys:
 /// - tap a tile or press ←/→ to select; Tab/Shift-Tab focus the buttons, Enter/Space press them;
 /// - "Previous"/"Next" move the selection, "Details" opens the selected exhibit in the status line;
-/// - the list scrolls with ↑/↓, Page Up/Down, the wheel or a finger drag.
+/// - the list (a `TableNode`) scrolls with ↑/↓, Page Up/Down, the wheel or a finger drag.
 /// Frames are computed from the screen size (any size works; the layout is a fixed grid).
 public final class KioskNode: DisplayNode, @unchecked Sendable {
     public static let headerColor = Color(rgb: 0x1b4332)
@@ -181,65 +181,55 @@ public final class KioskTileNode: ControlNode, @unchecked Sendable {
     }
 }
 
-/// A list that scrolls by moving its bounds origin (the containers issue replaces it with a
-/// CollectionNode): wheel, finger or pointer drag, and the keys the kiosk forwards.
-public final class KioskListNode: DisplayNode, @unchecked Sendable {
+/// The exhibits: a `TableNode` of one-line rows, built by node blocks on background queues and
+/// scrolled by the container (finger or pointer drag with a fling, wheel, and the keys the
+/// kiosk forwards).
+public final class KioskListNode: TableNode, CollectionDataSource, @unchecked Sendable {
     public let rowHeight = 44.0
-    let rows: [TextNode]
-    private var dragStart: (touch: Double, offset: Double)?
+    let items: [String]
 
     init(items: [String]) {
-        rows = items.enumerated().map { i, s in
-            let n = TextNode()
-            n.attributedText = AttributedText(s, attributes: TextAttributes(fontSize: 18, color: Color(rgb: 0x1b4332)))
-            n.maximumNumberOfLines = 1
-            n.backgroundColor = i % 2 == 0 ? .white : Color(rgb: 0xe3ebe0)
-            n.isUserInteractionEnabled = false
-            return n
-        }
+        self.items = items
         super.init()
         name = "exhibits"
         backgroundColor = .white
         isOpaque = true
-        clipsToBounds = true
         borderColor = Color(rgb: 0x95a99c)
         borderWidth = 1
-        for r in rows { addSubnode(r) }
+        edgeBehavior = .clamped
+        dataSource = self
     }
 
-    public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
-        let w = constrainedSize.max.width
-        guard w.isFinite else { return nil }
-        for (i, r) in rows.enumerated() {
-            r.updateStyle { $0.width = .points(w); $0.height = .points(rowHeight); $0.layoutPosition = Point(x: 0, y: Double(i) * rowHeight) }
-        }
-        return AbsoluteLayoutSpec(children: rows)
+    public func collection(_ collection: CollectionNode, numberOfItemsInSection section: Int) -> Int { items.count }
+
+    public func collection(_ collection: CollectionNode, nodeBlockForItemAt path: ItemPath) -> CellNodeBlock {
+        let text = items[path.item], odd = path.item % 2 == 1, height = rowHeight
+        return { KioskRowNode(text: text, odd: odd, height: height) }
     }
 
-    public var contentHeight: Double { Double(rows.count) * rowHeight }
-    public var offset: Double { boundsOrigin.y }
+    public var offset: Double { contentOffset.y }
+    public var contentHeight: Double { contentSize.height }
+    public func scroll(by delta: Double) { scroll(by: Point(x: 0, y: delta)) }
+    public func scroll(to y: Double) { setContentOffset(Point(x: 0, y: y)) }
+}
 
-    public func scroll(by delta: Double) { scroll(to: offset + delta) }
-    public func scroll(to y: Double) {
-        let maxY = max(0, contentHeight - bounds.height)
-        boundsOrigin = Point(x: 0, y: min(max(0, y.rounded()), maxY))
+/// One exhibit: its line of text on a white or pale green row.
+final class KioskRowNode: CellNode, @unchecked Sendable {
+    let textNode = TextNode()
+    init(text: String, odd: Bool, height: Double) {
+        super.init()
+        name = "row"
+        backgroundColor = odd ? Color(rgb: 0xe3ebe0) : .white
+        isOpaque = true
+        textNode.attributedText = AttributedText(text, attributes: TextAttributes(fontSize: 18, color: Color(rgb: 0x1b4332)))
+        textNode.maximumNumberOfLines = 1
+        textNode.isUserInteractionEnabled = false
+        style.height = .points(height)
+        addSubnode(textNode)
     }
-
-    public override func scrollWheel(_ delta: ScrollDelta, at location: Point, with event: InputEvent) -> Bool {
-        scroll(by: delta.dy * 3)
-        return true
+    override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
+        InsetLayoutSpec(insets: EdgeInsets(), child: textNode)
     }
-    public override func touchesBegan(_ touches: [Touch], with event: InputEvent) -> Bool {
-        guard let t = touches.first else { return false }
-        dragStart = (t.location.y, offset)
-        return true
-    }
-    public override func touchesMoved(_ touches: [Touch], with event: InputEvent) {
-        guard let t = touches.first, let s = dragStart else { return }
-        scroll(to: s.offset - (t.location.y - s.touch))
-    }
-    public override func touchesEnded(_ touches: [Touch], with event: InputEvent) { dragStart = nil }
-    public override func touchesCancelled(_ touches: [Touch], with event: InputEvent?) { dragStart = nil }
 }
 
 /// `silk snapshot kiosk`: the dashboard once displayed, the clock at `clock` (default 09:41:00

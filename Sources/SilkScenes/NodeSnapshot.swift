@@ -21,10 +21,16 @@ public enum NodeSnapshot {
         host.backgroundColor = background
         let pass = NodePass(rootNode: root, hostLayer: host, size: size, scale: scale)
         afterSetUp()
-        for _ in 0..<8 {
+        // Containers create and measure their items on background queues and queue the result
+        // for a pass: keep passing until nothing is pending anywhere (10 s at most).
+        var idlePasses = 0
+        for _ in 0..<10_000 {
             pass.run()
             TransactionCommitter.shared.commit()
-            if !scheduler.hasWork(for: root) && !TransactionCommitter.shared.hasPendingCommits { break }
+            let idle = !scheduler.hasWork(for: root) && !TransactionCommitter.shared.hasPendingCommits
+            if idle && scheduler.pendingBackgroundWork == 0 { idlePasses += 1 } else { idlePasses = 0 }
+            if idlePasses >= 2 { break }
+            if idle { usleep(1000) }
         }
         if ProcessInfo.processInfo.environment["SILK_DEBUG_NODES"] != nil {
             print(root.recursiveDescription)

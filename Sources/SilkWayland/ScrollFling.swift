@@ -3,10 +3,10 @@ import SilkNodes
 import SilkRunLoop
 
 /// Kinetic scrolling after a touchpad scroll: `wl_pointer.axis_stop` says the fingers lifted;
-/// if they were moving, scrolling continues at the release velocity and decays exponentially
-/// (time constant 325 ms, as iOS and libinput-based toolkits feel), delivered as continuous
-/// scroll events on a 60 Hz main-loop timer until it is slower than 20 pt/s. Any new scroll,
-/// button or leave stops it. Main thread.
+/// if they were moving, scrolling continues at the release velocity and decays with the same
+/// model as a `ScrollNode`'s fling (`Deceleration`: exponential, τ = 325 ms), delivered as
+/// continuous scroll events on a 60 Hz main-loop timer until it is slower than 20 pt/s. Any new
+/// scroll, button or leave stops it. Main thread.
 final class ScrollFling {
     var deliver: ((ScrollDelta) -> Void)?
     /// Recent continuous deltas (time in seconds), for the release velocity.
@@ -14,8 +14,8 @@ final class ScrollFling {
     private var velocity = (x: 0.0, y: 0.0)
     private var timer: TimerToken?
     private var last = 0.0
-    static let timeConstant = 0.325
-    static let minimumSpeed = 20.0
+    static let timeConstant = Deceleration.timeConstant
+    static let minimumSpeed = Deceleration.minimumSpeed
     static let window = 0.1
 
     func track(_ delta: ScrollDelta, at t: Double) {
@@ -45,11 +45,9 @@ final class ScrollFling {
     func step(now: Double) {
         let dt = max(0, now - last)
         last = now
-        let decay = exp(-dt / ScrollFling.timeConstant)
-        // Distance covered while decaying from v to v·decay: v·τ·(1 − decay).
-        let dx = velocity.x * ScrollFling.timeConstant * (1 - decay)
-        let dy = velocity.y * ScrollFling.timeConstant * (1 - decay)
-        velocity = (velocity.x * decay, velocity.y * decay)
+        var x = Deceleration(velocity: velocity.x), y = Deceleration(velocity: velocity.y)
+        let dx = x.advance(by: dt), dy = y.advance(by: dt)
+        velocity = (x.velocity, y.velocity)
         deliver?(ScrollDelta(dx: dx, dy: dy, source: .continuous))
         if (velocity.x * velocity.x + velocity.y * velocity.y).squareRoot() < ScrollFling.minimumSpeed { stop() }
     }

@@ -205,7 +205,8 @@ struct BenchStartupProbeCommand: ParsableCommand {
             window.setRootNode(list)
             list.scroll(to: 0)
             app.loop.addTimer(after: .milliseconds(1), repeating: .milliseconds(2)) {
-                let complete = list.visibleCardIndices().allSatisfy { list.cards[$0].layer?.contents != nil }
+                let visible = list.visibleCardIndices()
+                let complete = !visible.isEmpty && visible.allSatisfy { list.card(at: $0)?.layer?.contents != nil }
                 guard complete, !TransactionCommitter.shared.hasPendingCommits, window.presentedFrames > 0,
                       window.renderThread.waitUntilPresented(timeout: 0) else { return }
                 print(String(format: "first complete frame %.3f ms", (ProcessMeasurements.now() - started) * 1000))

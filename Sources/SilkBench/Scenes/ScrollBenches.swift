@@ -55,7 +55,7 @@ public final class RainforestScrollBench: BenchScene {
         var missing = 0
         for i in list.visibleCardIndices() {
             if becameVisible[i] == nil { becameVisible[i] = frame.presentedAtMs }
-            if list.cards[i].layer?.contents != nil {
+            if list.card(at: i)?.layer?.contents != nil {
                 if let v = becameVisible[i], v >= 0 {
                     if frame.measuring { timeToContent.append(frame.presentedAtMs - v) }
                     becameVisible[i] = -1

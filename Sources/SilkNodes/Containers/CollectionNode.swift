@@ -1,0 +1,741 @@
+import Foundation
+import SilkGeometry
+import SilkLayout
+import SilkRender
+
+/// A scrolling container of items laid out by a pluggable `CollectionLayout` (Texture's
+/// ASCollectionNode); `TableNode` is the one-column case and `PagerNode` the paging one.
+///
+/// **Data.** The `dataSource` answers counts and gives a node block per item. Blocks run
+/// concurrently on background queues, where each new node is also measured (layout is
+/// thread-safe); the main thread then commits a whole update at once — the model, the frames,
+/// and the items in range. There is no cell reuse: an item keeps its node while it is near.
+///
+/// **Updates** (main thread): `reloadData()`, or `insertItems`, `deleteItems`, `reloadItems`,
+/// `moveItem`, and the section equivalents, alone or grouped in `performBatchUpdates`. Animated
+/// updates fade inserted items in and move the others from where they were. `reloadData()`
+/// keeps the nodes of items whose identity (`identifierForItemAt`) is unchanged, so they do
+/// not flash. Updates keep the first visible item where it is on screen (inserting above it —
+/// chat, feeds — does not move what you read), and so does an item whose size changes after
+/// its content arrived (it calls `setNeedsLayout()`; the container re-measures and relays out).
+///
+/// **Ranges** (`rangeController`): after each scroll, in the next node pass, items get the
+/// interface states their frames call for (found by binary search over the frames sorted along
+/// the scroll axis, O(log n + k)). Items in the preload range are attached as subnodes;
+/// leaving the display range releases an item's contents; leaving the preload range detaches
+/// it, and beyond `nodeRetentionScreenfuls` more its node is released (its size is kept and the
+/// block runs again when it comes back).
+///
+/// **Batch fetching**: when the end of the content is within `leadingScreensForBatching`
+/// screens while scrolling towards it (or the content is shorter than the container), the
+/// delegate's `shouldBatchFetch` is asked, and `willBeginBatchFetch(with:)` runs on a
+/// background queue; no second fetch starts until the context completes.
+open class CollectionNode: ScrollNode, @unchecked Sendable {
+    /// Main thread.
+    public weak var dataSource: (any CollectionDataSource)?
+    public weak var delegate: (any CollectionDelegate)?
+    /// Where items go. Changing it re-measures every item. Main thread.
+    public var collectionLayout: any CollectionLayout {
+        didSet { scrollableDirections = collectionLayout.scrollableDirections; remeasureAll() }
+    }
+    public let rangeController = RangeController()
+    public let batchContext = BatchContext()
+    /// Screens before the end at which a batch fetch starts (Texture's default 2).
+    public var leadingScreensForBatching = 2.0
+    public var allowsSelection = true
+    public var allowsMultipleSelection = false
+    /// Keep the first visible item in place across updates and size changes.
+    public var anchorsVisibleContentOnUpdates = true
+    /// Nodes of items farther than this many screenfuls beyond the preload range are released
+    /// (their sizes are kept). `.infinity` keeps every node, as Texture does.
+    public var nodeRetentionScreenfuls = 1.0
+    /// Seconds of the fade and move animations of animated updates.
+    public var updateAnimationDuration = 0.25
+
+    // MARK: Main-thread model
+    /// The committed model (what is shown).
+    var sections: [[CollectionItem]] = []
+    /// The model after every update submitted so far (what the data source says).
+    var pendingSections: [[CollectionItem]] = []
+    var flat: [CollectionItem] = []
+    var sectionStarts: [Int] = []
+    var frames: [Rect] = []
+    var frameIndex = ItemFrameIndex(frames: [], vertical: true)
+    var attached: [ObjectIdentifier: CollectionItem] = [:]
+    var itemsWithNodes: [ObjectIdentifier: CollectionItem] = [:]
+    var selected = Set<ObjectIdentifier>()
+    private var materializing = Set<ObjectIdentifier>()
+    private var changes = ChangeSet()
+    private var batchDepth = 0
+    private var batchAnimated = true
+    private var batchCompletions: [(Bool) -> Void] = []
+    private var measuredViewport: Size = .zero
+    /// The first layout with a size loads the data (as Texture's first layout does).
+    private var needsReloadWhenSized = true
+    private var hasLoaded = false
+    private var rangeUpdateQueued = false
+    /// Updates submitted but not yet committed.
+    public private(set) var pendingUpdateCount = 0
+    var lastRects: RangeRects?
+    var debugOverlay: RangeDebugOverlayNode?
+
+    // Background work.
+    private let editQueue = DispatchQueue(label: "silk.collection.edits", qos: .userInitiated)
+    private let ready = Locked<[PreparedWork]>([])
+
+    public struct Statistics: Sendable {
+        /// Node blocks run (item nodes created).
+        public var nodesCreated = 0
+        /// Nodes released while far outside the ranges.
+        public var nodesReleased = 0
+        public var commits = 0
+        public var rangeUpdates = 0
+    }
+    private let stats = Locked(Statistics())
+    public var statistics: Statistics { stats.current }
+
+    public init(layout: any CollectionLayout = FlowLayout()) {
+        collectionLayout = layout
+        super.init()
+        scrollableDirections = layout.scrollableDirections
+        name = "collection"
+        batchContext.onEnd = { [weak self] in
+            guard let self else { return }
+            NodeScheduler.shared.enqueueForNextPass { [weak self] in self?.checkBatchFetch() }
+        }
+        if ProcessInfo.processInfo.environment["SILK_DEBUG_RANGES"].map({ $0 != "0" && !$0.isEmpty }) == true {
+            let overlay = RangeDebugOverlayNode()
+            debugOverlay = overlay
+        }
+    }
+
+    // MARK: Reading the model (main thread; the committed state)
+
+    public var numberOfSections: Int { sections.count }
+    public func numberOfItems(inSection section: Int) -> Int {
+        section >= 0 && section < sections.count ? sections[section].count : 0
+    }
+    /// The node of the item at `path`, if it has one now (items far outside the ranges do not).
+    public func nodeForItem(at path: ItemPath) -> CellNode? { item(at: path)?.node }
+    /// The item's frame in content coordinates.
+    public func frameForItem(at path: ItemPath) -> Rect? { item(at: path).map { frames[$0.flatIndex] } }
+    public func itemPath(for node: CellNode) -> ItemPath? {
+        guard let item = attached.values.first(where: { $0.node === node }) ?? itemsWithNodes.values.first(where: { $0.node === node })
+        else { return nil }
+        return path(ofFlatIndex: item.flatIndex)
+    }
+    /// Items on screen now, in order.
+    public var visibleItemPaths: [ItemPath] {
+        let visible = Rect(origin: contentOffset, size: bounds.size)
+        return frameIndex.indices(overlapping: visible, frames: frames).sorted().map(path(ofFlatIndex:))
+    }
+    /// Identities of the committed items (`identifierForItemAt`), for tests and diagnostics.
+    public var itemIdentifiers: [[AnyHashable?]] { sections.map { $0.map(\.identity) } }
+    /// Items attached as subnodes now (the preload range).
+    public var attachedItemCount: Int { attached.count }
+    /// Items that hold a node now.
+    public var liveNodeCount: Int { itemsWithNodes.count }
+
+    func item(at path: ItemPath) -> CollectionItem? {
+        guard path.section >= 0, path.section < sections.count, path.item >= 0, path.item < sections[path.section].count else { return nil }
+        return sections[path.section][path.item]
+    }
+    func path(ofFlatIndex i: Int) -> ItemPath {
+        var a = 0, b = sectionStarts.count
+        while a < b { let m = (a + b) / 2; if sectionStarts[m] <= i { a = m + 1 } else { b = m } }
+        let s = max(0, a - 1)
+        // Empty sections share a start with the next one: take the last section starting at or before i.
+        return ItemPath(item: i - sectionStarts[s], section: s)
+    }
+
+    // MARK: Updates (main thread)
+
+    /// Asks the data source for everything again. Items whose identity is unchanged keep their
+    /// nodes (no flash); the rest get new ones. Applied once all new nodes are measured.
+    public func reloadData(completion: (() -> Void)? = nil) {
+        changes = ChangeSet()
+        guard bounds.size.width > 0, bounds.size.height > 0 else {
+            needsReloadWhenSized = true
+            if let completion { batchCompletions.append { _ in completion() } }
+            return
+        }
+        guard let ds = dataSource else { return }
+        needsReloadWhenSized = false
+        hasLoaded = true
+        var byIdentity: [AnyHashable: CollectionItem] = [:]
+        for s in pendingSections { for it in s { if let id = it.identity { byIdentity[id] = it } } }
+        var newSections: [[CollectionItem]] = []
+        let sectionCount = max(0, ds.numberOfSections(in: self))
+        for s in 0..<sectionCount {
+            let n = max(0, ds.collection(self, numberOfItemsInSection: s))
+            newSections.append((0..<n).map { i in
+                let path = ItemPath(item: i, section: s)
+                let id = ds.collection(self, identifierForItemAt: path)
+                if let id, let reused = byIdentity.removeValue(forKey: id) { return reused }
+                return makeItem(path, dataSource: ds, identity: id)
+            })
+        }
+        var completions = batchCompletions
+        batchCompletions = []
+        if let completion { completions.append { _ in completion() } }
+        submit(newSections, animated: false, completions: completions)
+    }
+
+    /// Groups updates so they apply (and animate) together. Calls to the update methods inside
+    /// `updates` are collected; the data source must already answer with the new counts.
+    public func performBatchUpdates(animated: Bool = true, _ updates: () -> Void, completion: ((Bool) -> Void)? = nil) {
+        batchDepth += 1
+        updates()
+        batchDepth -= 1
+        if let completion { batchCompletions.append(completion) }
+        batchAnimated = animated
+        if batchDepth == 0 { flushChanges() }
+    }
+
+    public func insertItems(at paths: [ItemPath]) { changes.insertedItems += paths; flushIfOutsideBatch() }
+    public func deleteItems(at paths: [ItemPath]) { changes.deletedItems += paths; flushIfOutsideBatch() }
+    public func reloadItems(at paths: [ItemPath]) { changes.reloadedItems += paths; flushIfOutsideBatch() }
+    public func moveItem(at from: ItemPath, to: ItemPath) { changes.movedItems.append((from, to)); flushIfOutsideBatch() }
+    public func insertSections(_ sections: [Int]) { changes.insertedSections += sections; flushIfOutsideBatch() }
+    public func deleteSections(_ sections: [Int]) { changes.deletedSections += sections; flushIfOutsideBatch() }
+    public func reloadSections(_ sections: [Int]) { changes.reloadedSections += sections; flushIfOutsideBatch() }
+    public func moveSection(_ from: Int, toSection to: Int) { changes.movedSections.append((from, to)); flushIfOutsideBatch() }
+
+    private func flushIfOutsideBatch() {
+        if batchDepth == 0 { batchAnimated = true; flushChanges() }
+    }
+
+    private func flushChanges() {
+        let set = changes
+        changes = ChangeSet()
+        let completions = batchCompletions
+        batchCompletions = []
+        guard !set.isEmpty else { for c in completions { c(true) }; return }
+        guard let ds = dataSource, hasLoaded, !needsReloadWhenSized else {
+            // Not loaded yet: the first load asks the data source for everything anyway.
+            batchCompletions = completions
+            return
+        }
+        do {
+            let newSections = try set.apply(to: pendingSections, sectionCount: max(0, ds.numberOfSections(in: self)),
+                                             count: { ds.collection(self, numberOfItemsInSection: $0) },
+                                             makeItem: { makeItem($0, dataSource: ds, identity: ds.collection(self, identifierForItemAt: $0)) })
+            submit(newSections, animated: batchAnimated, completions: completions)
+        } catch {
+            FileHandle.standardError.write(Data("silk: \(debugName): invalid batch update (\(error)); reloading all data\n".utf8))
+            batchCompletions = completions
+            reloadData()
+        }
+    }
+
+    private func makeItem(_ path: ItemPath, dataSource ds: any CollectionDataSource, identity: AnyHashable?) -> CollectionItem {
+        CollectionItem(identity: identity, block: ds.collection(self, nodeBlockForItemAt: path))
+    }
+
+    /// Re-measures every item (the viewport or the layout changed).
+    public func remeasureAll() {
+        guard measuredViewport.width > 0 else { return }
+        submit(pendingSections, animated: false, completions: [], remeasure: true)
+    }
+
+    // MARK: Background preparation
+
+    /// One unit of background work: a model update (with new items to create and measure) or
+    /// the re-creation of released nodes coming back into range.
+    enum PreparedWork: @unchecked Sendable {
+        case update(sections: [[CollectionItem]], jobs: [MeasureJob], results: [MeasureResult], animated: Bool,
+                    viewport: Size, completions: [(Bool) -> Void])
+        case materialize(jobs: [MeasureJob], results: [MeasureResult])
+    }
+
+    struct MeasureJob: @unchecked Sendable {
+        let item: CollectionItem
+        let block: CellNodeBlock?
+        let node: CellNode?
+        let range: SizeRange
+    }
+    struct MeasureResult: @unchecked Sendable {
+        let node: CellNode
+        let layout: Layout?
+        let version: UInt64
+        let created: Bool
+    }
+
+    private func submit(_ newSections: [[CollectionItem]], animated: Bool, completions: [(Bool) -> Void], remeasure: Bool = false) {
+        let viewport = bounds.size
+        measuredViewport = viewport
+        pendingSections = newSections
+        var jobs: [MeasureJob] = []
+        let layout = collectionLayout
+        for (s, items) in newSections.enumerated() {
+            for (i, item) in items.enumerated() {
+                let range = layout.constrainedSize(forItemAt: ItemPath(item: i, section: s), viewport: viewport)
+                if !item.isMeasured {
+                    // New: run the block and measure (unless an earlier update already does).
+                    if item.pendingRange == nil {
+                        item.pendingRange = range
+                        jobs.append(MeasureJob(item: item, block: item.block, node: nil, range: range))
+                    }
+                } else if remeasure && item.range != range {
+                    // A live node re-measures; a released one is measured when it comes back.
+                    if let node = item.node {
+                        item.pendingRange = range
+                        jobs.append(MeasureJob(item: item, block: nil, node: node, range: range))
+                    } else {
+                        item.range = range
+                    }
+                }
+            }
+        }
+        pendingUpdateCount += 1
+        let carried = UncheckedBox((newSections, completions))
+        enqueue { [jobs] in
+            .update(sections: carried.value.0, jobs: jobs, results: CollectionNode.measure(jobs), animated: animated,
+                    viewport: viewport, completions: carried.value.1)
+        }
+    }
+
+    private func enqueue(_ work: @escaping @Sendable () -> PreparedWork) {
+        NodeScheduler.shared.beginBackgroundWork()
+        let ready = self.ready
+        // The container stays alive until its work is committed (a short while).
+        editQueue.async {
+            let w = work()
+            ready.withLock { $0.append(w) }
+            NodeScheduler.shared.endBackgroundWork(enqueueing: { self.applyPreparedWork() })
+        }
+    }
+
+    /// Creates (runs blocks) and measures, concurrently across the display queues' cores.
+    static func measure(_ jobs: [MeasureJob]) -> [MeasureResult] {
+        guard !jobs.isEmpty else { return [] }
+        let results = Locked<[MeasureResult?]>(Array(repeating: nil, count: jobs.count))
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+            let job = jobs[i]
+            let node = job.node ?? job.block!()
+            let version = node.layoutVersion
+            let layout = try? node.layoutThatFits(job.range)
+            results.withLock { $0[i] = MeasureResult(node: node, layout: layout, version: version, created: job.node == nil) }
+        }
+        return results.current.map { $0! }
+    }
+
+    /// Blocks until every submitted update is prepared, then commits them (main thread). For
+    /// tests, snapshots and scripted benches.
+    public func waitUntilAllUpdatesAreProcessed() {
+        editQueue.sync {}
+        applyPreparedWork()
+    }
+
+    // MARK: Commit (main thread, in a node pass)
+
+    func applyPreparedWork() {
+        let works = ready.withLock { w -> [PreparedWork] in defer { w = [] }; return w }
+        for w in works {
+            switch w {
+            case let .update(sections, jobs, results, animated, viewport, completions):
+                commit(sections: sections, jobs: jobs, results: results, animated: animated, viewport: viewport)
+                for c in completions { c(true) }
+            case let .materialize(jobs, results):
+                commitMaterialized(jobs: jobs, results: results)
+            }
+        }
+    }
+
+    private func store(_ r: MeasureResult, for job: MeasureJob) {
+        let item = job.item
+        if item.node !== r.node, let old = item.node { release(item, node: old) }
+        item.node = r.node
+        item.layout = r.layout
+        item.layoutVersion = r.version
+        item.size = r.layout?.size ?? .zero
+        item.range = job.range
+        item.isMeasured = true
+        if item.pendingRange == job.range { item.pendingRange = nil }
+        itemsWithNodes[ObjectIdentifier(item)] = item
+        if r.created { stats.withLock { $0.nodesCreated += 1 } }
+    }
+
+    private func commit(sections newSections: [[CollectionItem]], jobs: [MeasureJob], results: [MeasureResult], animated: Bool, viewport: Size) {
+        pendingUpdateCount -= 1
+        stats.withLock { $0.commits += 1 }
+        let anchor = captureAnchor()
+        var oldFrames: [ObjectIdentifier: Rect] = [:]
+        if animated { for (id, item) in attached { oldFrames[id] = frames[item.flatIndex] } }
+        for (job, r) in zip(jobs, results) { store(r, for: job) }
+        sections = newSections
+        rebuildFlat()
+        // Items that left the model drop their nodes.
+        let live = Set(flat.map(ObjectIdentifier.init))
+        for (id, item) in attached where !live.contains(id) { detach(item) }
+        for (id, item) in itemsWithNodes where !live.contains(id) { if let n = item.node { release(item, node: n) } }
+        selected = selected.intersection(live)
+        recomputeFrames()
+        restore(anchor)
+        updateRanges(animation: animated ? UpdateAnimation(oldFrames: oldFrames) : nil)
+    }
+
+    private func commitMaterialized(jobs: [MeasureJob], results: [MeasureResult]) {
+        var sizeChanged = false
+        let anchor = captureAnchor()
+        for (job, r) in zip(jobs, results) {
+            materializing.remove(ObjectIdentifier(job.item))
+            let i = job.item.flatIndex
+            // Still shown, still without a node (a reload may have replaced it meanwhile).
+            guard i < flat.count, flat[i] === job.item, job.item.node == nil else { continue }
+            let old = job.item.size
+            store(r, for: job)
+            if job.item.size != old { sizeChanged = true }
+        }
+        if sizeChanged { recomputeFrames(); restore(anchor) }
+        updateRanges(animation: nil)
+    }
+
+    private func rebuildFlat() {
+        flat = []
+        sectionStarts = []
+        flat.reserveCapacity(sections.reduce(0) { $0 + $1.count })
+        for s in sections {
+            sectionStarts.append(flat.count)
+            for item in s { item.flatIndex = flat.count; flat.append(item) }
+        }
+    }
+
+    func recomputeFrames() {
+        let viewport = bounds.size.width > 0 ? bounds.size : measuredViewport
+        let result = collectionLayout.layout(itemSizes: sections.map { $0.map(\.size) }, viewport: viewport)
+        frames = result.frames.flatMap { $0 }
+        if frames.count != flat.count {
+            // A layout that returned the wrong number of frames: stack the rest at the origin.
+            frames = Array(frames.prefix(flat.count)) + Array(repeating: .zero, count: max(0, flat.count - frames.count))
+        }
+        frameIndex = ItemFrameIndex(frames: frames, vertical: scrollableDirections.contains(.vertical))
+        contentSize = result.contentSize
+    }
+
+    // MARK: Anchoring
+
+    struct Anchor { let item: CollectionItem; let screenOrigin: Point }
+
+    /// The first visible item and where it is on screen.
+    private func captureAnchor() -> Anchor? {
+        guard anchorsVisibleContentOnUpdates, !frames.isEmpty else { return nil }
+        let o = contentOffset
+        let visible = Rect(origin: o, size: bounds.size)
+        let vertical = scrollableDirections.contains(.vertical)
+        let candidates = frameIndex.indices(overlapping: visible, frames: frames)
+        guard let first = candidates.min(by: { a, b in
+            let fa = frames[a], fb = frames[b]
+            return vertical ? (fa.minY, fa.minX) < (fb.minY, fb.minX) : (fa.minX, fa.minY) < (fb.minX, fb.minY)
+        }) else { return nil }
+        let f = frames[first]
+        return Anchor(item: flat[first], screenOrigin: Point(x: f.minX - o.x, y: f.minY - o.y))
+    }
+
+    private func restore(_ anchor: Anchor?) {
+        guard let anchor else { clampOffsetToContent(); return }
+        let i = anchor.item.flatIndex
+        guard i < flat.count, flat[i] === anchor.item else { clampOffsetToContent(); return }
+        let f = frames[i]
+        let dirs = scrollableDirections
+        let o = contentOffset
+        let wanted = Point(x: dirs.contains(.horizontal) ? f.minX - anchor.screenOrigin.x : o.x,
+                           y: dirs.contains(.vertical) ? f.minY - anchor.screenOrigin.y : o.y)
+        adjustOffsetForContentChange(to: wanted)
+    }
+
+    // MARK: Ranges (main thread)
+
+    struct UpdateAnimation { let oldFrames: [ObjectIdentifier: Rect] }
+
+    open override func didScroll(from old: Point, to new: Point) {
+        super.didScroll(from: old, to: new)
+        setNeedsRangeUpdate()
+    }
+
+    /// Asks for a range update at the start of the next node pass (coalesced).
+    public func setNeedsRangeUpdate() {
+        guard !rangeUpdateQueued else { return }
+        rangeUpdateQueued = true
+        NodeScheduler.shared.enqueueForNextPass { [weak self] in
+            guard let self else { return }
+            self.rangeUpdateQueued = false
+            self.updateRanges(animation: nil)
+        }
+    }
+
+    /// The container's own interface state changes apply to itself only; its items get theirs
+    /// from the ranges (intersected with the container's).
+    override public func setInterfaceState(_ new: InterfaceState, recursively: Bool = true) {
+        let old = interfaceState
+        super.setInterfaceState(new, recursively: false)
+        if let debugOverlay { debugOverlay.setInterfaceState(new) }
+        if old != new { onMain { [weak self] in self?.updateRanges(animation: nil) } }
+    }
+
+    /// Gives every item in the preload range its interface state, attaching and detaching
+    /// nodes, and starts a batch fetch when due.
+    func updateRanges(animation: UpdateAnimation?) {
+        let size = bounds.size
+        guard size.width > 0, size.height > 0 else { return }
+        stats.withLock { $0.rangeUpdates += 1 }
+        let offset = contentOffset
+        rangeController.noteOffset(offset)
+        let own = interfaceState
+        let containerVisible = own.contains(.visible)
+        let dirs = scrollableDirections
+        let (rects, mode) = rangeController.rects(visible: Rect(origin: offset, size: size), directions: dirs,
+                                                  containerIsVisible: containerVisible)
+        lastRects = rects
+
+        var wanted: [ObjectIdentifier: (CollectionItem, InterfaceState)] = [:]
+        var toMaterialize: [CollectionItem] = []
+        if own.contains(.preload) {
+            for i in frameIndex.indices(overlapping: rects.preload, frames: frames) {
+                let item = flat[i]
+                let state = RangeController.state(for: frames[i], in: rects, mode: mode, containerIsVisible: containerVisible)
+                    .intersection(own.union(.measureLayout))
+                guard state.contains(.preload) else { continue }
+                if item.node == nil {
+                    if !materializing.contains(ObjectIdentifier(item)) { toMaterialize.append(item) }
+                    continue
+                }
+                wanted[ObjectIdentifier(item)] = (item, state)
+            }
+        }
+        for (id, item) in attached where wanted[id] == nil { detach(item) }
+        var attachedNew = false
+        // In item order, so the display jobs of a fresh screen start from its top.
+        for (id, entry) in wanted.sorted(by: { $0.value.0.flatIndex < $1.value.0.flatIndex }) {
+            let (item, state) = entry
+            guard let node = item.node else { continue }
+            let frame = frames[item.flatIndex]
+            if attached[id] == nil {
+                node.frame = frame
+                if let layout = item.layout, node.layoutVersion == item.layoutVersion { NodePass.apply(layout, to: node) }
+                else { remeasureOnMain(item) }
+                node.setContainer(self)
+                node.isSelected = selected.contains(id)
+                attachItem(node, state: state)
+                attached[id] = item
+                attachedNew = true
+                if let animation, animation.oldFrames[id] == nil, updateAnimationDuration > 0 {
+                    node.loadLayer().add(LayerAnimation(property: .opacity(from: 0, to: nil), duration: updateAnimationDuration))
+                }
+            } else {
+                let old = node.frame
+                if old != frame {
+                    node.frame = frame
+                    if let animation, let from = animation.oldFrames[id], updateAnimationDuration > 0, let layer = node.layer {
+                        layer.add(LayerAnimation(property: .position(from: Point(x: from.midX, y: from.midY), to: nil),
+                                                 duration: updateAnimationDuration, timing: .easeInOut))
+                    }
+                }
+                if node.interfaceState != state { node.setInterfaceState(state) }
+            }
+        }
+        if !toMaterialize.isEmpty { materialize(toMaterialize) }
+        releaseFarNodes(rects: rects, directions: dirs)
+        if let overlay = debugOverlay {
+            if overlay.supernode !== self { attachItem(overlay, state: own) }
+            if attachedNew { moveSubnode(overlay, to: Int.max) }
+            overlay.show(rects: rects, mode: mode, items: wanted.values.map { (frames[$0.0.flatIndex], $0.1) }, offset: offset, size: size)
+        }
+        checkBatchFetch()
+    }
+
+    private func detach(_ item: CollectionItem) {
+        attached.removeValue(forKey: ObjectIdentifier(item))
+        guard let node = item.node else { return }
+        detachItem(node)
+        node.setContainer(nil)
+    }
+
+    private func release(_ item: CollectionItem, node: CellNode) {
+        if node.supernode === self { detachItem(node); node.setContainer(nil) }
+        attached.removeValue(forKey: ObjectIdentifier(item))
+        itemsWithNodes.removeValue(forKey: ObjectIdentifier(item))
+        if item.node === node { item.node = nil; item.layout = nil }
+        stats.withLock { $0.nodesReleased += 1 }
+    }
+
+    private func releaseFarNodes(rects: RangeRects, directions: ScrollDirections) {
+        // Cheap when nothing is held outside the attached items.
+        guard nodeRetentionScreenfuls.isFinite, itemsWithNodes.count > attached.count else { return }
+        // The preload range grown by the retention margin (screenfuls of the viewport).
+        let v = rects.visible, m = nodeRetentionScreenfuls
+        let dx = directions.contains(.horizontal) ? m * v.width : 0, dy = directions.contains(.vertical) ? m * v.height : 0
+        let p = rects.preload
+        let retain = Rect(x: p.minX - dx, y: p.minY - dy, width: p.width + 2 * dx, height: p.height + 2 * dy)
+        for (id, item) in itemsWithNodes where attached[id] == nil {
+            guard item.flatIndex < flat.count, flat[item.flatIndex] === item else { continue }
+            if !RangeController.overlaps(frames[item.flatIndex], retain), let node = item.node, item.pendingRange == nil {
+                release(item, node: node)
+            }
+        }
+    }
+
+    /// Re-creates released nodes that came back into the preload range (background).
+    private func materialize(_ items: [CollectionItem]) {
+        let jobs = items.map { item -> MeasureJob in
+            materializing.insert(ObjectIdentifier(item))
+            return MeasureJob(item: item, block: item.block, node: nil, range: item.range)
+        }
+        enqueue { .materialize(jobs: jobs, results: CollectionNode.measure(jobs)) }
+    }
+
+    /// Measures an item's node on the main thread (its layout was invalidated).
+    @discardableResult
+    private func remeasureOnMain(_ item: CollectionItem) -> Bool {
+        guard let node = item.node else { return false }
+        let version = node.layoutVersion
+        let layout = try? node.layoutThatFits(item.range)
+        let old = item.size
+        item.layout = layout
+        item.layoutVersion = version
+        item.size = layout?.size ?? .zero
+        if let layout {
+            // The node's own frame follows the new size; the container places it.
+            NodePass.apply(layout, to: node)
+        }
+        return item.size != old
+    }
+
+    // MARK: Layout
+
+    open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
+        Size(width: constrainedSize.width.isFinite ? constrainedSize.width : 0,
+             height: constrainedSize.height.isFinite ? constrainedSize.height : 0)
+    }
+
+    override func layoutDidApply(_ layout: Layout) {
+        let size = bounds.size
+        if size.width > 0, size.height > 0 {
+            if needsReloadWhenSized {
+                reloadData()
+            } else if measuredViewport != size && measuredViewport.width > 0 {
+                let vp = measuredViewport
+                let layout = collectionLayout
+                let changes = sections.isEmpty ? false : layout.constrainedSize(forItemAt: ItemPath(item: 0), viewport: vp)
+                    != layout.constrainedSize(forItemAt: ItemPath(item: 0), viewport: size)
+                measuredViewport = size
+                if changes { remeasureAll() } else { recomputeFrames(); setNeedsRangeUpdate() }
+            }
+        }
+        // Items whose layout was invalidated (new content, a different size) are re-measured;
+        // the first visible item stays in place when sizes change.
+        var changed = false
+        let anchor = captureAnchor()
+        for item in attached.values {
+            if let node = item.node, node.layoutVersion != item.layoutVersion {
+                if remeasureOnMain(item) { changed = true }
+            }
+        }
+        if changed {
+            recomputeFrames()
+            restore(anchor)
+            updateRanges(animation: nil)
+        }
+        super.layoutDidApply(layout)
+    }
+
+    // MARK: Selection (main thread)
+
+    public var selectedItemPaths: [ItemPath] {
+        flat.indices.filter { selected.contains(ObjectIdentifier(flat[$0])) }.map(path(ofFlatIndex:))
+    }
+
+    public func selectItem(at path: ItemPath, notifyingDelegate: Bool = false) {
+        guard let item = item(at: path) else { return }
+        if !allowsMultipleSelection {
+            for id in selected where id != ObjectIdentifier(item) { attached[id]?.node?.isSelected = false }
+            selected = []
+        }
+        selected.insert(ObjectIdentifier(item))
+        item.node?.isSelected = true
+        if notifyingDelegate { delegate?.collection(self, didSelectItemAt: path) }
+    }
+
+    public func deselectItem(at path: ItemPath) {
+        guard let item = item(at: path) else { return }
+        selected.remove(ObjectIdentifier(item))
+        item.node?.isSelected = false
+    }
+
+    // MARK: Scrolling to items
+
+    public enum ScrollPosition: Sendable { case start, center, end }
+
+    /// Scrolls so the item at `path` is at `position` of the viewport.
+    public func scrollToItem(at path: ItemPath, position: ScrollPosition = .start, animated: Bool = false) {
+        guard let f = frameForItem(at: path) else { return }
+        let size = bounds.size
+        let vertical = scrollableDirections.contains(.vertical)
+        let (start, length, view) = vertical ? (f.minY, f.height, size.height) : (f.minX, f.width, size.width)
+        let target: Double
+        switch position {
+        case .start: target = start
+        case .center: target = start + length / 2 - view / 2
+        case .end: target = start + length - view
+        }
+        setContentOffset(vertical ? Point(x: contentOffset.x, y: target) : Point(x: target, y: contentOffset.y), animated: animated)
+    }
+
+    // MARK: Batch fetching (main thread)
+
+    /// Starts a batch fetch if one is due (ASBatchFetching's rule).
+    func checkBatchFetch() {
+        guard let delegate, !batchContext.isFetching, leadingScreensForBatching > 0, pendingUpdateCount == 0,
+              !needsReloadWhenSized, measuredViewport.width > 0 else { return }
+        let size = bounds.size
+        guard size.width > 0, size.height > 0 else { return }
+        let vertical = scrollableDirections.contains(.vertical)
+        let viewLength = vertical ? size.height : size.width
+        let offset = vertical ? contentOffset.y : contentOffset.x
+        let content = vertical ? contentSize.height : contentSize.width
+        if content >= viewLength {
+            guard interfaceState.contains(.visible) else { return }
+            // Not while scrolling towards the start.
+            guard (vertical ? rangeController.leadingDirection.y : rangeController.leadingDirection.x) > 0 else { return }
+            let remaining = content - viewLength - offset
+            guard remaining <= leadingScreensForBatching * viewLength else { return }
+        }
+        guard delegate.shouldBatchFetch(for: self) else { return }
+        batchContext.beginBatchFetching()
+        let box = UncheckedBox((delegate, self, batchContext))
+        DispatchQueue.global(qos: .userInitiated).async {
+            let (d, c, context) = box.value
+            d.collection(c, willBeginBatchFetchWith: context)
+        }
+    }
+}
+
+/// One item of the model (main thread; background jobs only carry it through).
+final class CollectionItem: @unchecked Sendable {
+    let identity: AnyHashable?
+    let block: CellNodeBlock
+    var node: CellNode?
+    var layout: Layout?
+    var layoutVersion: UInt64 = 0
+    var size: Size = .zero
+    var range = SizeRange(exactly: .zero)
+    /// The size range a job is measuring it in now.
+    var pendingRange: SizeRange?
+    var isMeasured = false
+    var flatIndex = 0
+    init(identity: AnyHashable?, block: @escaping CellNodeBlock) { self.identity = identity; self.block = block }
+}
+
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ v: T) { value = v }
+}
+
+/// A vertical list of full-width rows (Texture's ASTableNode): a `CollectionNode` with
+/// `FlowLayout.list`.
+open class TableNode: CollectionNode, @unchecked Sendable {
+    public init() {
+        super.init(layout: FlowLayout.list)
+        name = "table"
+    }
+}
