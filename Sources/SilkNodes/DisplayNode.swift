@@ -485,6 +485,25 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     }
 
     /// Publishes a display result (main thread, from the committer).
+    /// Why the last display job produced nothing (its `draw` threw, or its bitmap could not
+    /// be allocated); nil after a successful draw. The node shows nothing or its placeholder.
+    public var lastDisplayError: String? { lock.withLock { _lastDisplayError } }
+    private var _lastDisplayError: String?
+
+    /// Records a display job's outcome (main thread, the committer). A new failure is reported
+    /// on stderr once — a kiosk's log must not fill with the same line every frame. Returns
+    /// whether the job failed.
+    func _recordDisplayError(_ error: String?) -> Bool {
+        let isNew = lock.withLock { () -> Bool in
+            defer { _lastDisplayError = error }
+            return error != nil && error != _lastDisplayError
+        }
+        if isNew, let error {
+            FileHandle.standardError.write(Data("silk: display of \(debugName) failed: \(error)\n".utf8))
+        }
+        return error != nil
+    }
+
     func _applyDisplayResult(_ contents: Bitmap?, scale: Double) {
         guard let layer else { return }
         let fade = placeholderEnabled ? placeholderFadeDuration : 0
