@@ -88,6 +88,13 @@ for bad_scale in 0 -1 nan 1e9; do
 done
 timeout 20 "$silk" snapshot shapes --out /proc/silk.png >/dev/null 2>"$tmp/stderr"; rc=$?
 if [ $rc -eq 2 ] && grep -qF "/proc/silk.png" "$tmp/stderr"; then ok; else bad "unwritable --out: rc=$rc $(cat "$tmp/stderr")"; fi
+# Faults (docs/reliability.md): a full disk, and a bitmap the allocator refuses (a 1 GB canvas
+# under a 800 MB address-space limit) — one clear line and exit 2, never a crash.
+timeout 20 "$silk" snapshot shapes --out /dev/full >/dev/null 2>"$tmp/stderr"; rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$tmp/stderr")" = "silk: /dev/full: No space left on device" ]; then ok; else bad "full disk: rc=$rc $(cat "$tmp/stderr")"; fi
+(ulimit -v 800000; timeout 20 "$silk" snapshot shapes --size 16000x16000 --out "$tmp/x.png") >/dev/null 2>"$tmp/stderr"; rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$tmp/stderr")" = "silk: could not allocate 1024000000 bytes for a bitmap" ] && [ ! -e "$tmp/x.png" ]; then ok
+else bad "allocation failure: rc=$rc $(cat "$tmp/stderr")"; fi
 
 # --- the app loop: demo runs on headless and stops in order on SIGTERM / SIGINT -----------------
 if timeout 30 env -u WAYLAND_DISPLAY "$silk" demo layers --frames 30 --out "$tmp/frames.png" >"$tmp/log" 2>&1 \
