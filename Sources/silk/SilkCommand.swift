@@ -6,5 +6,5 @@ struct Silk: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "silk",
         abstract: "Silk: asynchronous-display UI for Wayland and the Linux framebuffer.",
-        subcommands: [SnapshotCommand.self, LayoutCommand.self, BenchCommand.self, LayoutBenchCommand.self, RasterBenchCommand.self, DemoCommand.self, FramebufferBenchCommand.self])
+        subcommands: [SnapshotCommand.self, LayoutCommand.self, BenchCommand.self, LayoutBenchCommand.self, RasterBenchCommand.self, DemoCommand.self, FramebufferBenchCommand.self, SoakCommand.self])
 }
