@@ -114,6 +114,18 @@ for sig in TERM INT; do
   else bad "SIG$sig: rc=$rc after ${ms} ms: $(cat "$tmp/log")"; fi
   rm -f "$tmp/sig.png"
 done
+# SIGTERM mid-frame (docs/reliability.md): the rainforest scrolling, its display queues busy
+# decoding and blurring photos; the app stops in order, writes its last frame and exits 0.
+env -u WAYLAND_DISPLAY "$silk" demo rainforest --size 640x480 --out "$tmp/term.png" >"$tmp/log" 2>&1 &
+pid=$!
+for _ in $(seq 200); do grep -q "running" "$tmp/log" && break; sleep 0.05; done
+sleep 0.5
+kill -TERM "$pid"
+( sleep 10; kill -KILL "$pid" 2>/dev/null ) & guard=$!
+wait "$pid"; rc=$?
+kill "$guard" 2>/dev/null; wait "$guard" 2>/dev/null
+if [ $rc -eq 0 ] && grep -q "stopped (terminated)" "$tmp/log" && [ "$(png_size "$tmp/term.png")" = "640 480" ]; then ok
+else bad "SIGTERM mid-frame (rainforest): rc=$rc $(tail -3 "$tmp/log")"; fi
 if timeout 120 env -u WAYLAND_DISPLAY "$silk" demo rainforest --frames 3 --no-scroll --size 640x480 --out "$tmp/rf.png" >"$tmp/log" 2>&1 \
    && grep -q "frames presented" "$tmp/log" && [ "$(png_size "$tmp/rf.png")" = "640 480" ]; then ok
 else bad "demo rainforest --frames 3 --no-scroll: $(cat "$tmp/log")"; fi
