@@ -332,7 +332,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         let version = lock.withLock { _layoutVersion }
         if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version } }) {
-            return hit.layout
+            return hit.layout.attached(to: self)
         }
         let layout: Layout
         if let spec = layoutSpecThatFits(constrainedSize) {
@@ -344,7 +344,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         lock.withLock {
             if _layoutVersion == version {
                 if _layoutCache.count >= 4 { _layoutCache.removeFirst() }
-                _layoutCache.append((constrainedSize, version, layout))
+                // Detached: a cached layout naming this node would keep it alive forever.
+                _layoutCache.append((constrainedSize, version, layout.detachedFromElement))
             }
         }
         return layout
