@@ -96,6 +96,7 @@ struct SoakCommand: ParsableCommand {
         let report = SoakReport(samples: samples, warmUp: warmUp)
         let done = SoakMutation.allCases.map { "\($0.rawValue) \(mutations[$0, default: 0])" }.joined(separator: ", ")
         print("silk soak: mutations: \(done)")
+        print("silk soak: \(soak.retainedAfterRemoval)")
         print("silk soak: \(report.summary)")
         if let error = window.renderThread.error {
             print("silk soak: FAIL: the render thread stopped: \(error)")

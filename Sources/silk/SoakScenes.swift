@@ -17,6 +17,16 @@ protocol SoakScene: AnyObject {
     func scroll(time: Double)
     /// One random change; returns what it did (counted in the report).
     func mutate(using random: inout SoakRandom) -> SoakMutation
+    /// Nodes the scene dropped that are still alive (leak diagnostics for the report).
+    var retainedAfterRemoval: String { get }
+}
+
+/// Weak references to nodes a scene dropped: they should all be freed soon after.
+struct DroppedNodes {
+    private final class Weak { weak var node: DisplayNode?; init(_ n: DisplayNode) { node = n } }
+    private var entries: [Weak] = []
+    mutating func add(_ node: DisplayNode) { entries.append(Weak(node)) }
+    var description: String { "\(entries.filter { $0.node != nil }.count) of \(entries.count)" }
 }
 
 enum SoakMutation: String, CaseIterable {
@@ -60,6 +70,11 @@ final class RainforestSoak: SoakScene {
     private let viewport: Size
     private let scale: Double
     private var list: RainforestListNode
+    private var droppedGrids = DroppedNodes()
+    private var droppedCards = DroppedNodes()
+    var retainedAfterRemoval: String {
+        "replaced grids still alive: \(droppedGrids.description); removed cards still alive: \(droppedCards.description)"
+    }
 
     init(viewport: Size, scale: Double) throws {
         guard RainforestCatalog.entries[0].photoPath != nil else {
@@ -85,6 +100,7 @@ final class RainforestSoak: SoakScene {
         let roll = random.below(1000)
         if roll < 8 {
             let offset = list.contentOffset
+            droppedGrids.add(list)
             list = RainforestScene.makeList(viewport: viewport, scale: scale)
             container.content = list
             list.scroll(to: offset)
@@ -92,7 +108,7 @@ final class RainforestSoak: SoakScene {
         }
         if roll < 400 {
             if container.floating.count >= 6 || (roll < 200 && !container.floating.isEmpty) {
-                container.removeFloating(at: random.below(container.floating.count))
+                droppedCards.add(container.removeFloating(at: random.below(container.floating.count)))
                 return .remove
             }
             let card = CardNode(entry: entries[random.below(entries.count)], scale: scale)
@@ -151,10 +167,12 @@ final class SoakRootNode: DisplayNode, @unchecked Sendable {
         setNeedsLayout()
     }
 
-    func removeFloating(at index: Int) {
+    @discardableResult
+    func removeFloating(at index: Int) -> DisplayNode {
         let node = lock.withLock { _floating.remove(at: index) }
         node.removeFromSupernode()
         setNeedsLayout()
+        return node
     }
 
     override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
