@@ -17,16 +17,25 @@ protocol SoakScene: AnyObject {
     func scroll(time: Double)
     /// One random change; returns what it did (counted in the report).
     func mutate(using random: inout SoakRandom) -> SoakMutation
-    /// Nodes the scene dropped that are still alive (leak diagnostics for the report).
-    var retainedAfterRemoval: String { get }
+    /// Nodes the scene dropped more than `seconds` ago that are still alive, and all it
+    /// dropped, per kind (a leak: removed nodes must be freed once their jobs end).
+    func retainedAfterRemoval(olderThan seconds: Double) -> [(kind: String, alive: Int, dropped: Int)]
 }
 
-/// Weak references to nodes a scene dropped: they should all be freed soon after.
+/// Weak references to nodes a scene dropped, with when: they should all be freed soon after.
 struct DroppedNodes {
-    private final class Weak { weak var node: DisplayNode?; init(_ n: DisplayNode) { node = n } }
+    private final class Weak {
+        weak var node: DisplayNode?
+        let time: Double
+        init(_ n: DisplayNode, _ t: Double) { node = n; time = t }
+    }
     private var entries: [Weak] = []
-    mutating func add(_ node: DisplayNode) { entries.append(Weak(node)) }
-    var description: String { "\(entries.filter { $0.node != nil }.count) of \(entries.count)" }
+    mutating func add(_ node: DisplayNode) { entries.append(Weak(node, ProcessStatus.now())) }
+    func alive(olderThan seconds: Double) -> Int {
+        let cutoff = ProcessStatus.now() - seconds
+        return entries.filter { $0.node != nil && $0.time < cutoff }.count
+    }
+    var count: Int { entries.count }
 }
 
 enum SoakMutation: String, CaseIterable {
@@ -72,8 +81,9 @@ final class RainforestSoak: SoakScene {
     private var list: RainforestListNode
     private var droppedGrids = DroppedNodes()
     private var droppedCards = DroppedNodes()
-    var retainedAfterRemoval: String {
-        "replaced grids still alive: \(droppedGrids.description); removed cards still alive: \(droppedCards.description)"
+    func retainedAfterRemoval(olderThan seconds: Double) -> [(kind: String, alive: Int, dropped: Int)] {
+        [("replaced grids", droppedGrids.alive(olderThan: seconds), droppedGrids.count),
+         ("removed cards", droppedCards.alive(olderThan: seconds), droppedCards.count)]
     }
 
     init(viewport: Size, scale: Double) throws {
