@@ -8,7 +8,8 @@ OUT        ?= out
 
 BENCH_OUT  ?= $(OUT)/bench
 
-.PHONY: all demo test test-tsan bench bench-smoke build build-debug deps deps-test unit-tests cli-tests e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
+# fuzz, test-asan and soak: docs/reliability.md.
+.PHONY: all demo test test-tsan test-asan fuzz soak bench bench-smoke build build-debug deps deps-test unit-tests cli-tests e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
 
 all: build
 
@@ -31,18 +32,48 @@ demo: build
 
 ## make test: install what the tests need, build, run every test; fails loudly on any failure.
 ## Includes the end-to-end tests under real compositors and in QEMU (SILK_SKIP_E2E=1 skips them
-## locally) and the ThreadSanitizer run of the concurrency tests (SILK_SKIP_TSAN=1 skips it).
+## locally), the ThreadSanitizer run of the concurrency tests (SILK_SKIP_TSAN=1 skips it), the
+## AddressSanitizer run (SILK_SKIP_ASAN=1), a 20 s smoke of each fuzzer (SILK_SKIP_FUZZ=1) and a
+## 60 s soak (SILK_SKIP_SOAK=1).
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory unit-tests cli-tests protocols-check bench-smoke
 	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev; fi
 	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
+	@if [ "$${SILK_SKIP_ASAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-asan; fi
+	@if [ "$${SILK_SKIP_FUZZ:-0}" != 1 ]; then $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20; fi
+	@if [ "$${SILK_SKIP_SOAK:-0}" != 1 ]; then $(MAKE) --no-print-directory soak SOAK_SECONDS=60; fi
 
 ## ThreadSanitizer over the run loop, render-thread and text concurrency tests (own build folder).
 TSAN_FILTER ?= SilkRunLoopTests|RenderThreadTests|RenderStressTests|NodeStressTests|PipelineTests|concurrentLayoutAndDrawingMatch|ConcurrencyTests
 test-tsan: deps-test
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+
+## AddressSanitizer with leak detection over the unit tests (own build folder). Leaks that are
+## one-time allocations in system libraries are suppressed in scripts/lsan.supp, each justified.
+ASAN_FILTER ?=
+test-asan: deps-test
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:fast_unwind_on_malloc=0:malloc_context_size=30" \
+	  LSAN_OPTIONS="suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0" \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(if $(ASAN_FILTER),--filter '$(ASAN_FILTER)')
+
+## libFuzzer + ASan over the PNG and JPEG decoders, text layout, the layout evaluator and the
+## evdev parser, FUZZ_SECONDS each, one after another (`make fuzz FUZZ_SECONDS=600` locally).
+FUZZ_SECONDS ?= 60
+FUZZERS ?= png jpeg text layout evdev
+fuzz: deps-test
+	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZERS)
+
+## The rainforest scene scrolled and mutated on headless for SOAK_SECONDS (release build):
+## RSS over time and its slope after warm-up, open descriptors, missed frames; fails on growth.
+SOAK_SECONDS ?= 600
+SOAK_SCENES ?= rainforest
+soak: build
+	@mkdir -p $(OUT)
+	@for s in $(SOAK_SCENES); do $(SILK) soak $$s --seconds $(SOAK_SECONDS) \
+	  --sample-every $$(( $(SOAK_SECONDS) >= 300 ? 10 : 5 )) --csv $(OUT)/soak-$$s.csv || exit 1; done
 
 unit-tests:
 	$(SWIFT) test --skip-build

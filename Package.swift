@@ -121,3 +121,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: Fuzzers (only with SILK_FUZZ=1; `make fuzz`, docs/reliability.md)
+// Each fuzzer is an executable whose `main` hands its test function to libFuzzer's
+// `LLVMFuzzerRunDriver` (linked by `-sanitize=fuzzer`). Without the sanitizer flags these targets
+// would not link, so ordinary builds never see them.
+if Context.environment["SILK_FUZZ"] == "1" {
+    let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzPNG", ["FuzzSupport", "SilkRaster"]),
+        ("FuzzJPEG", ["FuzzSupport", "SilkRaster"]),
+        ("FuzzText", ["FuzzSupport", "SilkGeometry", "SilkRaster", "SilkScenes"]),
+        ("FuzzLayout", ["FuzzSupport", "SilkLayout"]),
+        ("FuzzEvdev", ["FuzzSupport", "SilkGeometry", "SilkFramebuffer"]),
+    ]
+    package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport",
+                                   swiftSettings: strict))
+    for fuzzer in fuzzers {
+        package.targets.append(.executableTarget(name: fuzzer.name, dependencies: fuzzer.dependencies,
+                                                 path: "Fuzz/Sources/\(fuzzer.name)",
+                                                 swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))
+        package.products.append(.executable(name: fuzzer.name, targets: [fuzzer.name]))
+    }
+}

@@ -127,6 +127,7 @@ extension Application {
     /// `Window.resize`, seat input → `Window.handle`, `xdg_toplevel.close` → `quit()`, a lost
     /// connection → `fail(_:)` (one message, non-zero exit).
     func connect(_ window: Window, to presenter: any Presenter) throws {
+        window.backendFailed = { [weak self] message in self?.fail(message) }
         guard let wayland = presenter as? WaylandPresenter else { return }
         var events = WaylandPresenter.Events()
         events.resize = { [weak window] size, scale in window?.resize(to: size, scale: scale) }

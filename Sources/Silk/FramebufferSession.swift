@@ -80,10 +80,20 @@ final class FramebufferSession {
         loop.addObserver(.exit, order: Int.min) { [weak self] event in
             if case let .exit(reason) = event { self?.tearDown("\(reason)") }
         }
+        // Once a second the device is asked whether it is still there (an unplugged display
+        // keeps its mapping, so drawing alone never notices); a render-thread failure is checked
+        // every tick. Either ends the app with the error and a non-zero exit.
+        var ticks = 0
         loop.addTimer(after: .milliseconds(250), repeating: .milliseconds(250)) { [weak self, weak window] in
-            guard let self, !self.tornDown, let error = window?.renderThread.error else { return }
-            print("silk: fbdev: \(error)")
-            loop.stop()
+            guard let self, !self.tornDown, let window else { return }
+            ticks += 1
+            var problem = window.renderThread.error.map { "\($0)" }
+            if problem == nil, ticks % 4 == 0 {
+                do { try self.presenter.checkDevice() } catch { problem = "\(error)" }
+            }
+            guard let problem else { return }
+            if let fail = window.backendFailed { fail("fbdev: \(problem)") }
+            else { print("silk: fbdev: \(problem)"); loop.stop() }
         }
         // Cursor: a ring drawn by the compositor like any layer, on top of everything.
         cursor.frame = Rect(x: 0, y: 0, width: 14, height: 14)

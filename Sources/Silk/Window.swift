@@ -24,6 +24,9 @@ public final class Window {
     /// Called on the main thread after `resize(to:scale:)` (apps relayout content that depends
     /// on the window size).
     public var onResize: ((Size, Double) -> Void)?
+    /// Set by the application: ends the app with a message and a non-zero exit when the
+    /// backend fails under the window (a lost compositor, a vanished framebuffer).
+    var backendFailed: ((String) -> Void)?
     private var lastCommitted: LayerSnapshot?
     /// The node pass when a root node is shown (see `setRootNode`).
     public internal(set) var nodePass: AnyObject?

@@ -20,6 +20,19 @@ public final class FileFramebufferDevice: FramebufferDevice, @unchecked Sendable
     public private(set) var pans: [Int] = []
     public private(set) var vsyncWaits = 0
     public private(set) var blanked: Bool?
+    /// Behaves like an unplugged display (or an unbound driver): every ioctl fails with ENODEV
+    /// while the mapping stays writable, which is what fbdev does to a process still using it.
+    public var isGone: Bool {
+        get { lock.withLock { gone } }
+        set { lock.withLock { gone = newValue } }
+    }
+    private var gone = false
+
+    private func failIfGone(_ call: String) throws(FramebufferError) {
+        if lock.withLock({ gone }) {
+            throw FramebufferError(device: path, kind: .systemCall(SystemCallError(call: call, errno: ENODEV)))
+        }
+    }
 
     /// Creates (truncates) `path` sized to `info.memoryLength`.
     public init(path: String, info: ScreenInfo, panSticks: Bool = true, vsync: VSyncBehaviour = .unsupported) throws(FramebufferError) {
@@ -32,7 +45,10 @@ public final class FileFramebufferDevice: FramebufferDevice, @unchecked Sendable
 
     deinit { close(); _ = Glibc.close(fd) }
 
-    public func screenInfo() throws(FramebufferError) -> ScreenInfo { lock.withLock { info } }
+    public func screenInfo() throws(FramebufferError) -> ScreenInfo {
+        try failIfGone("ioctl(FBIOGET_VSCREENINFO)")
+        return lock.withLock { info }
+    }
 
     public func mapMemory(length: Int) throws(FramebufferError) -> UnsafeMutableRawPointer {
         if let mapping { return mapping }
@@ -45,6 +61,7 @@ public final class FileFramebufferDevice: FramebufferDevice, @unchecked Sendable
     }
 
     public func pan(yOffset: Int) throws(FramebufferError) {
+        try failIfGone("ioctl(FBIOPAN_DISPLAY)")
         lock.withLock {
             pans.append(yOffset)
             if panSticks { info.yOffset = yOffset }
@@ -52,6 +69,7 @@ public final class FileFramebufferDevice: FramebufferDevice, @unchecked Sendable
     }
 
     public func waitForVSync() throws(FramebufferError) {
+        try failIfGone("ioctl(FBIO_WAITFORVSYNC)")
         lock.withLock { vsyncWaits += 1 }
         switch vsync {
         case .unsupported:

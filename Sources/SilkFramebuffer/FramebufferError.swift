@@ -11,6 +11,8 @@ public struct FramebufferError: Error, CustomStringConvertible, Sendable, Equata
         case permissionDenied(group: String?)
         /// An ioctl, mmap or read failed.
         case systemCall(SystemCallError)
+        /// The device went away while in use (unplugged, driver unbound): ENODEV, ENXIO or EIO.
+        case vanished(SystemCallError)
         /// The pixel format, depth or geometry is not one Silk can draw.
         case unsupported(String)
     }
@@ -30,6 +32,14 @@ public struct FramebufferError: Error, CustomStringConvertible, Sendable, Equata
         }
     }
 
+    /// `.vanished` for a failed call whose errno says the device is gone (ENODEV, ENXIO, EIO).
+    var vanishedIfGone: FramebufferError {
+        if case let .systemCall(e) = kind, e.errno == ENODEV || e.errno == ENXIO || e.errno == EIO {
+            return FramebufferError(device: device, kind: .vanished(e))
+        }
+        return self
+    }
+
     public var description: String {
         switch kind {
         case .missing:
@@ -39,6 +49,8 @@ public struct FramebufferError: Error, CustomStringConvertible, Sendable, Equata
             return "\(device): permission denied — add the user to the '\(g)' group (sudo usermod -aG \(g) $USER, then log in again) or run as root"
         case let .systemCall(e):
             return "\(device): \(e)"
+        case let .vanished(e):
+            return "\(device) went away (unplugged, or its driver was unbound): \(e)"
         case let .unsupported(why):
             return "\(device): unsupported framebuffer: \(why)"
         }

@@ -209,7 +209,7 @@ public final class FramebufferPresenter: Presenter, @unchecked Sendable {
             pixels += Int(r.width * r.height)
         }
         if pacing.doubleBuffered {
-            try device.pan(yOffset: page * info.height)
+            do { try device.pan(yOffset: page * info.height) } catch { throw error.vanishedIfGone }
             shownPage = page
         }
         previousDamage = damage
@@ -219,6 +219,18 @@ public final class FramebufferPresenter: Presenter, @unchecked Sendable {
 
     public func close() {
         lock.lock(); closed = true; lock.broadcast(); lock.unlock()
+    }
+
+    /// Asks the driver whether the device is still there (FBIOGET_VSCREENINFO). A display that
+    /// was unplugged or whose driver was unbound keeps its mapping writable, so drawing alone
+    /// never notices; this ioctl then fails with ENODEV. The framebuffer session calls it once
+    /// a second and ends the app with the error (the console is restored on the way out).
+    /// Any thread; does nothing after `shutDown`.
+    public func checkDevice() throws(FramebufferError) {
+        presentLock.lock()
+        defer { presentLock.unlock() }
+        guard !isShutDown else { return }
+        do { _ = try device.screenInfo() } catch { throw error.vanishedIfGone }
     }
 
     /// Shows page 0 again, stops the vsync helper and closes the device (after the render

@@ -18,6 +18,8 @@ public final class AsyncTransaction: @unchecked Sendable {
         let sentinelValue: UInt64
         let contents: Bitmap?
         let scale: Double
+        /// Why the job produced no contents (nil when it drew, or was cancelled).
+        var error: String? = nil
     }
 
     private let lock = NodeLock()
@@ -100,6 +102,9 @@ public final class TransactionCommitter: @unchecked Sendable {
         /// Results applied although their sentinel had moved on: must stay 0 (the benchmark's
         /// stale-frame check reads it).
         public var staleApplied = 0
+        /// Current results whose job failed (threw, or could not allocate its bitmap): the node
+        /// shows nothing or its placeholder and `DisplayNode.lastDisplayError` says why.
+        public var displayErrors = 0
     }
     private var stats = Statistics()
     public var statistics: Statistics { lock.withLock { stats } }
@@ -120,10 +125,11 @@ public final class TransactionCommitter: @unchecked Sendable {
     @discardableResult
     public func commit() -> Int {
         let ready = lock.withLock { () -> [AsyncTransaction] in let r = completed; completed = []; return r }
-        var applied = 0, cancelled = 0, stale = 0
+        var applied = 0, cancelled = 0, stale = 0, failed = 0
         for t in ready {
             for r in t.takeResults() {
                 if r.node.displaySentinel.isCurrent(r.sentinelValue) {
+                    if r.node._recordDisplayError(r.error) { failed += 1 }
                     r.node._applyDisplayResult(r.contents, scale: r.scale)
                     applied += 1
                     if !r.node.displaySentinel.isCurrent(r.sentinelValue) { stale += 1 }
@@ -137,6 +143,7 @@ public final class TransactionCommitter: @unchecked Sendable {
             stats.cancelledResults += cancelled
             stats.transactions += ready.count
             stats.staleApplied += stale
+            stats.displayErrors += failed
         }
         return applied
     }

@@ -337,7 +337,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         let version = lock.withLock { _layoutVersion }
         if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version } }) {
-            return hit.layout
+            return hit.layout.attached(to: self)
         }
         let layout: Layout
         if let spec = layoutSpecThatFits(constrainedSize) {
@@ -349,7 +349,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         lock.withLock {
             if _layoutVersion == version {
                 if _layoutCache.count >= 4 { _layoutCache.removeFirst() }
-                _layoutCache.append((constrainedSize, version, layout))
+                // Detached: a cached layout naming this node would keep it alive forever.
+                _layoutCache.append((constrainedSize, version, layout.detachedFromElement))
             }
         }
         return layout
@@ -540,6 +541,25 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     }
 
     /// Publishes a display result (main thread, from the committer).
+    /// Why the last display job produced nothing (its `draw` threw, or its bitmap could not
+    /// be allocated); nil after a successful draw. The node shows nothing or its placeholder.
+    public var lastDisplayError: String? { lock.withLock { _lastDisplayError } }
+    private var _lastDisplayError: String?
+
+    /// Records a display job's outcome (main thread, the committer). A new failure is reported
+    /// on stderr once — a kiosk's log must not fill with the same line every frame. Returns
+    /// whether the job failed.
+    func _recordDisplayError(_ error: String?) -> Bool {
+        let isNew = lock.withLock { () -> Bool in
+            defer { _lastDisplayError = error }
+            return error != nil && error != _lastDisplayError
+        }
+        if isNew, let error {
+            FileHandle.standardError.write(Data("silk: display of \(debugName) failed: \(error)\n".utf8))
+        }
+        return error != nil
+    }
+
     func _applyDisplayResult(_ contents: Bitmap?, scale: Double) {
         guard let layer else { return }
         let fade = placeholderEnabled ? placeholderFadeDuration : 0

@@ -160,12 +160,12 @@ public final class NodePass {
         t.addOperation()
         if !node.displaysAsynchronously || NodeScheduler.shared.synchronousDisplay {
             statistics.synchronousDraws += 1
-            let bitmap = work.render(size: size, scale: scale, isCancelled: isCancelled)
-            t.complete(.init(node: node, sentinelValue: sentinelValue, contents: bitmap, scale: scale))
+            let (bitmap, error) = work.render(size: size, scale: scale, isCancelled: isCancelled)
+            t.complete(.init(node: node, sentinelValue: sentinelValue, contents: bitmap, scale: scale, error: error))
         } else {
             DisplayQueuePool.shared.async {
-                let bitmap = isCancelled() ? nil : work.render(size: size, scale: scale, isCancelled: isCancelled)
-                t.complete(.init(node: node, sentinelValue: sentinelValue, contents: bitmap, scale: scale))
+                let (bitmap, error) = isCancelled() ? (nil, nil) : work.render(size: size, scale: scale, isCancelled: isCancelled)
+                t.complete(.init(node: node, sentinelValue: sentinelValue, contents: bitmap, scale: scale, error: error))
             }
         }
         if transaction == nil { t.seal() }
@@ -182,7 +182,9 @@ enum DisplayWork: @unchecked Sendable {
     case single(DisplayNode.Type, (any Sendable)?)
     case tree(RasterizedTree)
 
-    func render(size: Size, scale: Double, isCancelled: () -> Bool) -> Bitmap? {
+    /// The drawn bitmap, or nil and why: a failure (the bitmap could not be allocated, the
+    /// node's `draw` threw) is described for the committer to report; cancellation is silent.
+    func render(size: Size, scale: Double, isCancelled: () -> Bool) -> (Bitmap?, failure: String?) {
         do {
             let bitmap = try Bitmap(size: size, scale: scale)
             let canvas = Canvas(bitmap: bitmap, scale: scale)
@@ -193,11 +195,12 @@ enum DisplayWork: @unchecked Sendable {
             case let .tree(tree):
                 try tree.draw(in: canvas, scale: scale, isCancelled: isCancelled)
             }
-            return isCancelled() ? nil : bitmap
+            return (isCancelled() ? nil : bitmap, nil)
         } catch {
-            // A job that throws (cancelled, or a drawing error) shows nothing; the next
-            // setNeedsDisplay tries again.
-            return nil
+            // A job that throws shows nothing (or the placeholder); the next setNeedsDisplay
+            // tries again. Cancellation is not a failure.
+            if isCancelled() || (error as? RasterError) == .cancelled { return (nil, nil) }
+            return (nil, "\(error)")
         }
     }
 }

@@ -46,18 +46,10 @@ extension Bitmap {
         return out.prefix(size)
     }
 
-    /// Writes the bitmap as a PNG file (mode 0644), creating parent folders. Errors name the path.
+    /// Writes the bitmap as a PNG file (mode 0644 before the umask), creating parent folders.
+    /// Errors name the path; a full disk leaves no partial file (`FileOutput`).
     public func writePNG(to path: String) throws(RasterError) {
-        let data = try pngData()
-        let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
-            try data.write(to: url)
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-        } catch {
-            throw .io(path: path, reason: describe(error))
-        }
+        try FileOutput.write(try pngData(), to: path)
     }
 }
 

@@ -28,6 +28,7 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     private var captureRequests: [(path: String, done: @Sendable (Result<Void, RasterError>) -> Void)] = []
     private var captureFolder: String?
     private var captureStride = 1
+    private var captureFailure: RasterError?
     private let start = DispatchTime.now().uptimeNanoseconds
 
     public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, clock: Clock = .virtual,
@@ -62,7 +63,13 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
         for r in damage.rects { frame.composite(backBuffer, from: r, to: r.origin, operation: .source) }
         presented += 1
         if let folder = captureFolder, presented % captureStride == 1 || captureStride == 1 {
-            try frame.writePNG(to: "\(folder)/frame-\(String(format: "%05d", presented)).png")
+            // A capture that cannot be written (a full disk) stops capturing, not presenting:
+            // captures are diagnostics, and the app keeps running. Reported once.
+            do { try frame.writePNG(to: "\(folder)/frame-\(String(format: "%05d", presented)).png") } catch {
+                captureFolder = nil
+                captureFailure = error
+                FileHandle.standardError.write(Data("silk: headless: frame capture stopped: \(error)\n".utf8))
+            }
         }
         let requests = captureRequests
         captureRequests = []
@@ -75,6 +82,9 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     public func close() {
         lock.lock(); closed = true; lock.broadcast(); lock.unlock()
     }
+
+    /// Why `captureEveryFrame` stopped capturing (nil while it works).
+    public var captureError: RasterError? { lock.lock(); defer { lock.unlock() }; return captureFailure }
 
     /// Frames presented so far.
     public var presentedFrames: Int { lock.lock(); defer { lock.unlock() }; return presented }

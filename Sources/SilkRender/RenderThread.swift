@@ -59,7 +59,11 @@ public final class RenderThread: @unchecked Sendable {
     }
 
     public func start() {
-        let t = Thread { [self] in run() }
+        // Weak: the Thread keeps its closure after it ends, and `thread` keeps the Thread, so a
+        // strong capture would keep every render thread (and its presenter and back buffer)
+        // alive forever (LeakSanitizer, docs/reliability.md). `self?.run()` holds self while
+        // it runs.
+        let t = Thread { [weak self] in self?.run() }
         t.name = "silk.render"
         t.qualityOfService = .userInteractive
         thread = t

@@ -7,5 +7,5 @@ struct Silk: ParsableCommand {
         commandName: "silk",
         abstract: "Silk: asynchronous-display UI for Wayland and the Linux framebuffer.",
         subcommands: [SnapshotCommand.self, LayoutCommand.self, BenchCommand.self, LayoutBenchCommand.self, RasterBenchCommand.self, DemoCommand.self, FramebufferBenchCommand.self,
-                      ServeCommand.self, NetworkImageBenchCommand.self, BenchStartupProbeCommand.self])
+                      ServeCommand.self, NetworkImageBenchCommand.self, BenchStartupProbeCommand.self, SoakCommand.self])
 }

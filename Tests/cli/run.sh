@@ -90,6 +90,13 @@ for bad_scale in 0 -1 nan 1e9; do
 done
 timeout 20 "$silk" snapshot shapes --out /proc/silk.png >/dev/null 2>"$tmp/stderr"; rc=$?
 if [ $rc -eq 2 ] && grep -qF "/proc/silk.png" "$tmp/stderr"; then ok; else bad "unwritable --out: rc=$rc $(cat "$tmp/stderr")"; fi
+# Faults (docs/reliability.md): a full disk, and a bitmap the allocator refuses (a 1 GB canvas
+# under a 800 MB address-space limit) — one clear line and exit 2, never a crash.
+timeout 20 "$silk" snapshot shapes --out /dev/full >/dev/null 2>"$tmp/stderr"; rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$tmp/stderr")" = "silk: /dev/full: No space left on device" ]; then ok; else bad "full disk: rc=$rc $(cat "$tmp/stderr")"; fi
+(ulimit -v 800000; timeout 20 "$silk" snapshot shapes --size 16000x16000 --out "$tmp/x.png") >/dev/null 2>"$tmp/stderr"; rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$tmp/stderr")" = "silk: could not allocate 1024000000 bytes for a bitmap" ] && [ ! -e "$tmp/x.png" ]; then ok
+else bad "allocation failure: rc=$rc $(cat "$tmp/stderr")"; fi
 
 # --- the app loop: demo runs on headless and stops in order on SIGTERM / SIGINT -----------------
 if timeout 30 env -u WAYLAND_DISPLAY "$silk" demo layers --frames 30 --out "$tmp/frames.png" >"$tmp/log" 2>&1 \
@@ -114,6 +121,18 @@ if SILK_OSK=always timeout 120 env -u WAYLAND_DISPLAY "$silk" demo form --frames
    && grep -q "form: editing name" "$tmp/log" && grep -q "form: keyboard shown" "$tmp/log" \
    && [ "$(png_size "$tmp/form.png")" = "800 600" ]; then ok
 else bad "demo form --frames 3: $(cat "$tmp/log")"; fi
+# SIGTERM mid-frame (docs/reliability.md): the rainforest scrolling, its display queues busy
+# decoding and blurring photos; the app stops in order, writes its last frame and exits 0.
+env -u WAYLAND_DISPLAY "$silk" demo rainforest --size 640x480 --out "$tmp/term.png" >"$tmp/log" 2>&1 &
+pid=$!
+for _ in $(seq 200); do grep -q "running" "$tmp/log" && break; sleep 0.05; done
+sleep 0.5
+kill -TERM "$pid"
+( sleep 10; kill -KILL "$pid" 2>/dev/null ) & guard=$!
+wait "$pid"; rc=$?
+kill "$guard" 2>/dev/null; wait "$guard" 2>/dev/null
+if [ $rc -eq 0 ] && grep -q "stopped (terminated)" "$tmp/log" && [ "$(png_size "$tmp/term.png")" = "640 480" ]; then ok
+else bad "SIGTERM mid-frame (rainforest): rc=$rc $(tail -3 "$tmp/log")"; fi
 if timeout 120 env -u WAYLAND_DISPLAY "$silk" demo rainforest --frames 3 --no-scroll --size 640x480 --out "$tmp/rf.png" >"$tmp/log" 2>&1 \
    && grep -q "frames presented" "$tmp/log" && [ "$(png_size "$tmp/rf.png")" = "640 480" ]; then ok
 else bad "demo rainforest --frames 3 --no-scroll: $(cat "$tmp/log")"; fi

@@ -57,8 +57,10 @@ public struct AxisRange: Sendable, Equatable {
     public var minimum: Int32
     public var maximum: Int32
     public init(_ minimum: Int32, _ maximum: Int32) { self.minimum = minimum; self.maximum = maximum }
+    /// `v` as a fraction of the range (not clamped). In `Double`: a device may report the whole
+    /// Int32 range, whose width overflows Int32 (found by the evdev fuzzer).
     func normalise(_ v: Int32) -> Double {
-        maximum > minimum ? Double(v - minimum) / Double(maximum - minimum) : 0
+        maximum > minimum ? (Double(v) - Double(minimum)) / (Double(maximum) - Double(minimum)) : 0
     }
 }
 

@@ -111,3 +111,29 @@ public protocol DebugNamedElement {
     /// A short name with the interesting properties, e.g. `Stack(row, spacing 8)`.
     var debugName: String { get }
 }
+
+// MARK: Caching a layout inside the element it belongs to
+
+extension Layout {
+    /// This layout with its root element replaced by a placeholder: what an element keeps in
+    /// its own layout cache. A node whose cached layout named the node itself would own itself
+    /// (node → cache → layout → node), so no node that was ever laid out could be freed —
+    /// found by LeakSanitizer (`make test-asan`, docs/reliability.md). Sublayouts name the
+    /// children, which the element owns anyway.
+    public var detachedFromElement: Layout {
+        Layout(element: DetachedLayoutRoot(), size: size, position: position, sublayouts: sublayouts)
+    }
+
+    /// A cached (detached) layout given back its element.
+    public func attached(to element: any LayoutElement) -> Layout {
+        Layout(element: element, size: size, position: position, sublayouts: sublayouts)
+    }
+}
+
+/// Stands in for the element of a cached layout (see `Layout.detachedFromElement`).
+struct DetachedLayoutRoot: LayoutElement {
+    var style: Style { Style() }
+    func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
+        Layout(element: self, size: .zero)
+    }
+}

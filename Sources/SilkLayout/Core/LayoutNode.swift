@@ -87,7 +87,7 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
     /// measures or lays out the spec and caches the result.
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         let (version, hit) = state.withLock { s in (s.version, s.cache.layout(for: constrainedSize, version: s.version)) }
-        if let hit { return hit }
+        if let hit { return hit.attached(to: self) }
         let layout: Layout
         switch content {
         case .measure(let measure):
@@ -99,7 +99,7 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
         }
         // Stored only if no invalidation happened meanwhile (the entry would be stale).
         state.withLock { s in
-            if s.version == version { s.cache.store(layout, for: constrainedSize, version: version) }
+            if s.version == version { s.cache.store(layout.detachedFromElement, for: constrainedSize, version: version) }
         }
         return layout
     }

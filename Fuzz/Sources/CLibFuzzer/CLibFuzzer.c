@@ -1,0 +1,2 @@
+// Intentionally empty: SwiftPM needs one source file in a C target.
+#include "CLibFuzzer.h"

@@ -1,0 +1,193 @@
+import Foundation
+import SilkGeometry
+import SilkLayout
+import SilkNodes
+import SilkRaster
+import SilkScenes
+
+/// A scene `silk soak` runs for minutes: it scrolls continuously (`scroll(time:)`, every 60 Hz
+/// tick) and changes its node tree at random (`mutate(using:)`, several times a second), so
+/// that every path that creates, displays, cancels and frees nodes runs thousands of times.
+/// A new scene is one type conforming to this and one case in `SoakSceneName`.
+@MainActor
+protocol SoakScene: AnyObject {
+    /// The node the window shows.
+    var root: DisplayNode { get }
+    /// Scrolls to where the scene is at `time` seconds.
+    func scroll(time: Double)
+    /// One random change; returns what it did (counted in the report).
+    func mutate(using random: inout SoakRandom) -> SoakMutation
+    /// Nodes the scene dropped more than `seconds` ago that are still alive, and all it
+    /// dropped, per kind (a leak: removed nodes must be freed once their jobs end).
+    func retainedAfterRemoval(olderThan seconds: Double) -> [(kind: String, alive: Int, dropped: Int)]
+}
+
+/// Weak references to nodes a scene dropped, with when: they should all be freed soon after.
+struct DroppedNodes {
+    private final class Weak {
+        weak var node: DisplayNode?
+        let time: Double
+        init(_ n: DisplayNode, _ t: Double) { node = n; time = t }
+    }
+    private var entries: [Weak] = []
+    mutating func add(_ node: DisplayNode) { entries.append(Weak(node, ProcessStatus.now())) }
+    func alive(olderThan seconds: Double) -> Int {
+        let cutoff = ProcessStatus.now() - seconds
+        return entries.filter { $0.node != nil && $0.time < cutoff }.count
+    }
+    var count: Int { entries.count }
+}
+
+enum SoakMutation: String, CaseIterable {
+    case insert, remove, reconfigure, rebuild
+}
+
+/// The scenes `silk soak` knows.
+enum SoakSceneName: String, CaseIterable {
+    case rainforest
+
+    @MainActor
+    func make(viewport: Size, scale: Double) throws -> any SoakScene {
+        switch self {
+        case .rainforest: return try RainforestSoak(viewport: viewport, scale: scale)
+        }
+    }
+}
+
+/// SplitMix64: a seeded generator, so a soak run's mutations reproduce from its seed.
+struct SoakRandom {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
+
+/// The rainforest demo under churn: the 200-card grid scrolls down and up at 1,200 pt/s while
+/// mutations insert and remove extra cards floating over the grid (new nodes: decode, blur, text,
+/// then removal mid-display), re-configure grid cards (new title, description and photo: their
+/// rasterized subtree redraws), and now and then rebuild the whole grid (200 nodes freed at once).
+@MainActor
+final class RainforestSoak: SoakScene {
+    let root: DisplayNode
+    private let container: SoakRootNode
+    private let viewport: Size
+    private let scale: Double
+    private var list: RainforestListNode
+    private var droppedGrids = DroppedNodes()
+    private var droppedCards = DroppedNodes()
+    func retainedAfterRemoval(olderThan seconds: Double) -> [(kind: String, alive: Int, dropped: Int)] {
+        [("replaced grids", droppedGrids.alive(olderThan: seconds), droppedGrids.count),
+         ("removed cards", droppedCards.alive(olderThan: seconds), droppedCards.count)]
+    }
+
+    init(viewport: Size, scale: Double) throws {
+        guard RainforestCatalog.entries[0].photoPath != nil else {
+            throw SceneError("soak rainforest: assets/photos not found (set SILK_ASSETS)")
+        }
+        self.viewport = viewport
+        self.scale = scale
+        list = RainforestScene.makeList(viewport: viewport, scale: scale)
+        container = SoakRootNode(content: list)
+        root = container
+        list.scroll(to: 0)
+    }
+
+    func scroll(time: Double) {
+        let range = max(1, list.contentHeight - list.viewport.height)
+        let d = (time * 1200).truncatingRemainder(dividingBy: 2 * range)
+        list.scroll(to: d < range ? d : 2 * range - d)
+    }
+
+    func mutate(using random: inout SoakRandom) -> SoakMutation {
+        let entries = RainforestCatalog.entries
+        // Mostly small changes; a rebuild about once a minute at the default rate.
+        let roll = random.below(1000)
+        if roll < 8 {
+            let offset = list.contentOffset.y
+            droppedGrids.add(list)
+            list = RainforestScene.makeList(viewport: viewport, scale: scale)
+            container.content = list
+            list.scroll(to: offset)
+            return .rebuild
+        }
+        if roll < 400 {
+            if container.floating.count >= 6 || (roll < 200 && !container.floating.isEmpty) {
+                droppedCards.add(container.removeFloating(at: random.below(container.floating.count)))
+                return .remove
+            }
+            let card = CardNode(entry: entries[random.below(entries.count)], scale: scale)
+            let w = list.cardSize.width * (0.5 + random.unit() * 0.5)
+            let frame = Rect(x: random.unit() * max(0, viewport.width - w), y: random.unit() * max(0, viewport.height - w * 7 / 6),
+                             width: w.rounded(), height: (w * 7 / 6).rounded())
+            container.addFloating(card, frame: frame)
+            return .insert
+        }
+        let visible = list.visibleCardIndices()
+        guard !visible.isEmpty else { return .reconfigure }
+        guard let card = list.card(at: visible[random.below(visible.count)]) else { return .reconfigure }
+        let entry = entries[random.below(entries.count)]
+        card.titleNode.attributedText = AttributedText("\(entry.title) #\(random.below(10_000))",
+                                                       attributes: TextAttributes(fontSize: 26, fontWeight: .bold, color: .white))
+        card.descriptionNode.attributedText = AttributedText(entry.description,
+                                                             attributes: TextAttributes(fontSize: 14, color: .white, lineHeightMultiple: 1.15))
+        card.animalImageNode.imagePath = entry.photoPath
+        card.backgroundImageNode.imagePath = entry.photoPath
+        card.setNeedsDisplay()
+        return .reconfigure
+    }
+}
+
+/// The soak's root: the scene's content filling the window, with cards floating over it at
+/// absolute positions. Main thread for changes; the spec reads a snapshot under the node lock.
+final class SoakRootNode: DisplayNode, @unchecked Sendable {
+    private var _content: DisplayNode
+    private var _floating: [DisplayNode] = []
+
+    init(content: DisplayNode) {
+        _content = content
+        super.init()
+        name = "soak-root"
+        addSubnode(content)
+    }
+
+    var content: DisplayNode {
+        get { lock.withLock { _content } }
+        set {
+            let old = lock.withLock { () -> DisplayNode in let o = _content; _content = newValue; return o }
+            old.removeFromSupernode()
+            insertSubnode(newValue, at: 0)
+            setNeedsLayout()
+        }
+    }
+
+    var floating: [DisplayNode] { lock.withLock { _floating } }
+
+    func addFloating(_ node: DisplayNode, frame: Rect) {
+        node.updateStyle {
+            $0.width = .points(frame.width); $0.height = .points(frame.height); $0.layoutPosition = frame.origin
+        }
+        lock.withLock { _floating.append(node) }
+        addSubnode(node)
+        setNeedsLayout()
+    }
+
+    @discardableResult
+    func removeFloating(at index: Int) -> DisplayNode {
+        let node = lock.withLock { _floating.remove(at: index) }
+        node.removeFromSupernode()
+        setNeedsLayout()
+        return node
+    }
+
+    override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
+        let (content, floating) = lock.withLock { (_content, _floating) }
+        let over = AbsoluteLayoutSpec(sizing: .default, children: floating)
+        return OverlayLayoutSpec(child: InsetLayoutSpec(insets: EdgeInsets(), child: content), overlay: over)
+    }
+}
