@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SilkTestSupport
 @testable import SilkNetworkImage
 
 /// The two-tier cache: LRU by bytes in memory, a bounded, private, atomic disk tier whose file
@@ -133,6 +134,25 @@ import Testing
         #expect(ImageCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]) == "/x/cache/silk/images")
         #expect(ImageCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.cache/silk/images")
         #expect(ImageCache.defaultDirectory(environment: [:]) == nil)
+    }
+
+    /// A full disk (a real 64 KiB tmpfs): the write that hits ENOSPC leaves no partial file, the
+    /// disk tier turns itself off with one log line, and the memory tier keeps working.
+    @Test(.enabled(if: TinyDisk.isAvailable, "mounting a tmpfs needs root"))
+    func fullDiskTurnsTheDiskTierOffCleanly() throws {
+        let disk = try #require(TinyDisk(kilobytes: 64))
+        let lines = LinesLog()
+        let cache = ImageCache(directory: disk.path + "/silk/images", log: { lines.add($0) })
+        cache.store(bytes(20_000, 1), for: url("fits"))
+        #expect(cache.diskData(for: url("fits")) != nil)
+        cache.store(bytes(200_000, 2), for: url("too-big-for-the-disk"))
+        cache.store(bytes(200_000, 3), for: url("another"))
+        #expect(!cache.isDiskEnabled)
+        #expect(lines.all.count == 1)
+        #expect(lines.all.first?.contains("No space left on device") == true, "\(lines.all)")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: disk.path + "/silk/images")) ?? []
+        #expect(!files.contains { $0.hasPrefix(".tmp") }, "partial file left: \(files)")
+        #expect(cache.memoryData(for: url("another")) != nil)
     }
 }
 
