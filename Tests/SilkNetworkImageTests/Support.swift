@@ -69,7 +69,20 @@ func makeLoader(directory: String? = nil, configure: (inout ImageDownloader.Conf
     var config = ImageDownloader.Configuration()
     config.retryDelay = 0.05
     configure(&config)
-    return NetworkImageLoader(cache: ImageCache(directory: directory, log: { _ in }), downloader: ImageDownloader(configuration: config))
+    let downloader = ImageDownloader(configuration: config)
+    testDownloaders.add(downloader)
+    return NetworkImageLoader(cache: ImageCache(directory: directory, log: { _ in }), downloader: downloader)
+}
+
+/// Every downloader the tests made stays reachable for the whole run, as an app's shared one does:
+/// a URLSession keeps its delegate (and its connections' buffers) until it is invalidated, and the
+/// tests have no per-test teardown to invalidate theirs. Without this LeakSanitizer reports each
+/// test's session cycle (`make test-asan`).
+let testDownloaders = DownloaderRegistry()
+final class DownloaderRegistry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var all: [ImageDownloader] = []
+    func add(_ d: ImageDownloader) { lock.lock(); all.append(d); lock.unlock() }
 }
 
 /// Loads `url` and waits for the outcome.
