@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes",
                                                    "SilkNetworkImage", "SilkDemoServer"], swiftSettings: strict),
         // The benchmark: scenes, the frame runner, report, table and plot (`silk bench`).
-        .target(name: "SilkBench", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRender", "SilkNodes", "SilkScenes"],
+        .target(name: "SilkBench", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRender", "SilkNodes", "SilkScenes", "SilkDemoServer"],
                 swiftSettings: strict),
         .executableTarget(name: "silk",
                           dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkScenes", "SilkBench", "SilkDemoServer", "SilkNetworkImage",

@@ -60,6 +60,20 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
         delegate = self
     }
 
+    /// Main thread, before the first pass (benchmarks, snapshots): sizes the feed to `viewport`,
+    /// loads `pages` pages now (blocking on the network) and waits until their cells are made
+    /// and measured. Later pages come by batch fetching as usual.
+    public func loadNow(pages: Int, viewport: Size) throws(FeedError) {
+        frame = Rect(size: viewport)
+        for _ in 0..<max(0, pages) {
+            let page = try model.loadNextPageAndWait()
+            posts += page
+            fetchState.withLock { $0.stats.pagesLoaded += 1 }
+        }
+        reloadData()
+        waitUntilAllUpdatesAreProcessed()
+    }
+
     /// Main thread: scrolls by `delta` points towards the end, stopping at the end of what is
     /// loaded (the demo's and the benchmark's scripted scroll; more arrives by batch fetching).
     public func advance(by delta: Double) {
