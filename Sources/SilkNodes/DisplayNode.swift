@@ -82,7 +82,10 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private var _automaticallyManagesSubnodes = false
     private var _layoutSpecBlock: (@Sendable (DisplayNode, SizeRange) -> any LayoutElement)?
     private var _layoutVersion: UInt64 = 0
-    private var _layoutCache: [(range: SizeRange, version: UInt64, layout: Layout)] = []
+    /// Recent layouts of this node: the size and the spec's layout, *without* the node itself —
+    /// a `Layout` holds its element strongly, so caching one whose element is `self` would be a
+    /// retain cycle and no laid-out node would ever be freed.
+    private var _layoutCache: [(range: SizeRange, version: UInt64, size: Size, inner: Layout?)] = []
     private var _needsDisplay = true
     private var _interfaceState: InterfaceState = []
     private var _contentsScale: Double = 1
@@ -337,22 +340,24 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         let version = lock.withLock { _layoutVersion }
         if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version } }) {
-            return hit.layout
+            return Layout(element: self, size: hit.size, sublayouts: hit.inner.map { [$0] } ?? [])
         }
-        let layout: Layout
+        let size: Size, inner: Layout?
         if let spec = layoutSpecThatFits(constrainedSize) {
-            let inner = try spec.layoutThatFits(constrainedSize, parentSize: constrainedSize.max, context: context)
-            layout = Layout(element: self, size: constrainedSize.clamp(inner.size), sublayouts: [inner])
+            let laidOut = try spec.layoutThatFits(constrainedSize, parentSize: constrainedSize.max, context: context)
+            size = constrainedSize.clamp(laidOut.size)
+            inner = laidOut
         } else {
-            layout = Layout(element: self, size: constrainedSize.clamp(calculateSizeThatFits(constrainedSize.max)))
+            size = constrainedSize.clamp(calculateSizeThatFits(constrainedSize.max))
+            inner = nil
         }
         lock.withLock {
             if _layoutVersion == version {
                 if _layoutCache.count >= 4 { _layoutCache.removeFirst() }
-                _layoutCache.append((constrainedSize, version, layout))
+                _layoutCache.append((constrainedSize, version, size, inner))
             }
         }
-        return layout
+        return Layout(element: self, size: size, sublayouts: inner.map { [$0] } ?? [])
     }
 
     /// Invalidates this node's cached layouts and its ancestors' (their layout depends on this
