@@ -81,9 +81,11 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
         if y != contentOffset.y { setContentOffset(Point(x: 0, y: y)) }
     }
 
-    /// Whether every post of the feed is loaded and the last one is on screen.
+    /// Whether every post of the feed is loaded, shown, and the last one is on screen (main
+    /// thread).
     public var isAtEnd: Bool {
-        !model.hasMore && !posts.isEmpty && contentOffset.y >= contentSize.height - bounds.height - 0.5
+        !model.hasMore && !batchContext.isFetching && posts.count == model.posts.count && pendingUpdateCount == 0
+            && !posts.isEmpty && contentOffset.y >= contentSize.height - bounds.height - 0.5
     }
 
     /// The post cell at `index`, if it has a node now (cells far outside the ranges do not).
