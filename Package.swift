@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "SilkRunLoopTests", dependencies: ["SilkRunLoop"], swiftSettings: strict),
         .testTarget(name: "SilkTests", dependencies: ["Silk", "SilkNodes", "SilkRunLoop", "SilkRender", "SilkLayout"],
                     swiftSettings: strict),
-        .testTarget(name: "SilkNodesTests", dependencies: ["SilkNodes", "SilkTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SilkNodesTests", dependencies: ["SilkNodes", "SilkTestSupport", "SilkScenes", "SilkDemoServer", "SilkNetworkImage"], swiftSettings: strict),
         .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkXKB", "SilkTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkTestSupport"], swiftSettings: strict),
