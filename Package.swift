@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes",
                                                    "SilkNetworkImage", "SilkDemoServer"], swiftSettings: strict),
         // The benchmark: scenes, the frame runner, report, table and plot (`silk bench`).
-        .target(name: "SilkBench", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRender", "SilkNodes", "SilkScenes"],
+        .target(name: "SilkBench", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRender", "SilkNodes", "SilkScenes", "SilkDemoServer"],
                 swiftSettings: strict),
         .executableTarget(name: "silk",
                           dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkScenes", "SilkBench", "SilkDemoServer", "SilkNetworkImage",
@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "SilkRunLoopTests", dependencies: ["SilkRunLoop"], swiftSettings: strict),
         .testTarget(name: "SilkTests", dependencies: ["Silk", "SilkNodes", "SilkRunLoop", "SilkRender", "SilkLayout"],
                     swiftSettings: strict),
-        .testTarget(name: "SilkNodesTests", dependencies: ["SilkNodes", "SilkTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SilkNodesTests", dependencies: ["SilkNodes", "SilkTestSupport", "SilkScenes", "SilkDemoServer", "SilkNetworkImage"], swiftSettings: strict),
         .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkXKB", "SilkTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkTestSupport"], swiftSettings: strict),

@@ -13,6 +13,9 @@ fi
 echo "Silk demo: no Wayland compositor (WAYLAND_DISPLAY unset) and no /dev/fb0: running headless."
 rm -rf "$out/frames"
 "$silk" demo rainforest --backend headless --seconds 6 --capture-every 30 --frames-dir "$out/frames" --out "$out/demo-last-frame.png"
+# The photo feed (its own local HTTP server, pages by batch fetching, photos over HTTP).
+rm -rf "$out/feed-frames"
+"$silk" demo feed --backend headless --seconds 4 --capture-every 30 --frames-dir "$out/feed-frames" --out "$out/feed-last-frame.png" >/dev/null
 for scene in card rainforest text shapes; do
   "$silk" snapshot "$scene" --out "$out/$scene.png"
   "$silk" snapshot "$scene" --scale 2 --out "$out/$scene@2x.png"
@@ -20,3 +23,4 @@ done
 echo
 echo "The scrolling demo's frames are in $(cd "$out" && pwd)/frames/ (every 30th frame, about 0.5 s apart),"
 echo "its last frame is $(cd "$out" && pwd)/demo-last-frame.png, and the snapshot scenes are beside it."
+echo "The feed demo's frames are in $(cd "$out" && pwd)/feed-frames/ (silk demo feed: a photo feed from a local HTTP server)."

@@ -60,6 +60,24 @@ public struct ModeResult: Codable, Sendable {
     public var firstScreenCompleteMs: Double? = nil
     public var displayJobs: Int? = nil
     public var cancelledResults: Int? = nil
+    // Scenes that scroll through the feed (feed-scroll, feed-10k):
+    /// Feed pages fetched by batch fetching during the mode, and the posts loaded in all.
+    public var pagesFetched: Int? = nil
+    public var postsLoaded: Int? = nil
+    /// Photos that arrived (decoded and shown) during the mode.
+    public var photosShown: Int? = nil
+    // Memory scenes (feed-10k); MiB of resident memory (VmRSS):
+    /// At the start of the scene (after building it), after its warm-up (the first
+    /// `warmupItems` posts scrolled past), and at its end.
+    public var rssAtStartMB: Double? = nil
+    public var rssAfterWarmupMB: Double? = nil
+    public var rssEndMB: Double? = nil
+    public var warmupItems: Int? = nil
+    /// Least-squares slope of RSS over the posts scrolled after the warm-up, MiB per 1,000 posts
+    /// (flat memory: near 0).
+    public var rssSlopeMBPer1000Items: Double? = nil
+    /// Samples [post index at the top of the screen, RSS MiB, seconds since the mode started].
+    public var rssTimeline: [[Double]]? = nil
 }
 
 /// A named figure of a measurement scene (image-decode, layout, startup).

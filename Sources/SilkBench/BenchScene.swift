@@ -65,6 +65,16 @@ public protocol BenchScene: AnyObject {
     static var supportsSync: Bool { get }
     /// Seconds between updates: 1/60 for animations (the default), 1 for a clock.
     static var updateInterval: Double { get }
+    /// The modes the suite runs: async and sync when `supportsSync`, else async (the default).
+    static var modes: [BenchMode] { get }
+    /// The warm-up and the longest measured window for `settings` (default: the settings'). A
+    /// scene that ends by itself (`isFinished`) gives its cap here.
+    static func window(_ settings: BenchSettings) -> (warmup: Double, measured: Double)
+    /// About how long the measured window lasts (the progress line's estimate).
+    static func estimatedMeasuredSeconds(_ settings: BenchSettings) -> Double
+    /// True once the scene has done what it measures (checked after every frame): the mode ends
+    /// there, before its measured window is over. Default false.
+    var isFinished: Bool { get }
     /// Builds the scene on `stage` (main thread).
     init(stage: BenchStage) throws
     /// Moves the scene to `time` seconds since the mode started (main thread).
@@ -79,6 +89,12 @@ public protocol BenchScene: AnyObject {
 
 extension BenchScene {
     public static var updateInterval: Double { 1.0 / 60 }
+    public static var modes: [BenchMode] { supportsSync ? BenchMode.allCases : [.async] }
+    public static func window(_ settings: BenchSettings) -> (warmup: Double, measured: Double) {
+        (settings.warmupSeconds, settings.measuredSeconds)
+    }
+    public static func estimatedMeasuredSeconds(_ settings: BenchSettings) -> Double { window(settings).measured }
+    public var isFinished: Bool { false }
     public func didPresent(_ frame: FrameObservation) {}
     public func finish(into result: inout ModeResult, pass: NodePass?) {}
     public var notes: [String] { [] }
@@ -144,16 +160,20 @@ public enum BenchCatalog {
     public static var all: [Entry] { [
         .frames(LayersScrollBench.self),
         .frames(RainforestScrollBench.self),
-        .unavailable(name: "feed-scroll",
-                     summary: "the feed demo (1,000-element cells, network images from a local server) scrolled",
-                     reason: "unavailable in this build: the feed demo (containers and netimage issues) is not merged yet"),
+        .frames(FeedScrollBench.self),
         .frames(KioskIdleBench.self),
         .frames(TextHeavyBench.self),
         .frames(ManyLayersBench.self),
         .measurement(ImageDecodeBench.self),
         .measurement(LayoutBench.self),
         .measurement(StartupBench.self),
+        .frames(Feed10kBench.self),
     ] }
 
     public static var names: [String] { all.map(\.name) }
+
+    /// Scenes that run only when named (`--scene`): too long for the default run.
+    public static let optIn: Set<String> = [Feed10kBench.name]
+    /// What `silk bench` runs without `--scene`: every scene but the opt-in ones.
+    public static var defaultRun: [Entry] { all.filter { !optIn.contains($0.name) } }
 }

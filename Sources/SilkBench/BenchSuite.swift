@@ -26,7 +26,7 @@ public struct BenchSuite {
     /// Called on the main thread: at the start of every scene and mode, and every frame.
     public var progress: (BenchProgress) -> Void = { _ in }
 
-    public init(settings: BenchSettings, entries: [BenchCatalog.Entry] = BenchCatalog.all, command: String, build: String) {
+    public init(settings: BenchSettings, entries: [BenchCatalog.Entry] = BenchCatalog.defaultRun, command: String, build: String) {
         self.settings = settings; self.entries = entries; self.command = command; self.build = build
     }
 
@@ -36,7 +36,8 @@ public struct BenchSuite {
     public func estimatedSeconds() -> Double {
         entries.reduce(0.5) { sum, e in
             switch e {
-            case .frames(let t): sum + Double(t.supportsSync ? 2 : 1) * (settings.warmupSeconds + settings.measuredSeconds + BenchSuite.setupSeconds)
+            case .frames(let t):
+                sum + Double(t.modes.count) * (t.window(settings).warmup + t.estimatedMeasuredSeconds(settings) + BenchSuite.setupSeconds)
             case .measurement(let t): sum + t.estimatedSeconds(settings)
             case .unavailable: sum
             }
@@ -68,7 +69,7 @@ public struct BenchSuite {
                 var runner = FrameRunner(settings: settings)
                 runner.progress = { _ in report(nil, start: false) }
                 do {
-                    for mode in type.supportsSync ? BenchMode.allCases : [.async] {
+                    for mode in type.modes {
                         report(mode.rawValue, start: true)
                         runner.progress = { _ in report(mode.rawValue, start: false) }
                         let (r, n) = try runner.run(type, mode: mode)
@@ -77,6 +78,8 @@ public struct BenchSuite {
                     }
                     if !type.supportsSync {
                         result.syncNote = "no display work per frame (layers only): sync would equal async"
+                    } else if !type.modes.contains(.sync) {
+                        result.syncNote = "async only: this scene measures memory, not the main thread"
                     }
                     if let a = modes["async"], let s = modes["sync"], a.frames > 0, s.frames > 0 { result.ratios = SceneResult.ratios(async: a, sync: s) }
                     result.modes = modes

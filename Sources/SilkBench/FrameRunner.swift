@@ -30,7 +30,7 @@ public struct FrameRunner {
 
     public init(settings: BenchSettings) { self.settings = settings }
 
-    /// Seconds a mode takes, setup not included.
+    /// Seconds a mode takes, setup not included (at most, for a scene that ends by itself).
     public var modeSeconds: Double { settings.warmupSeconds + settings.measuredSeconds }
 
     public func run(_ type: any BenchScene.Type, mode: BenchMode) throws -> (result: ModeResult, notes: [String]) {
@@ -44,9 +44,10 @@ public struct FrameRunner {
         }
         defer { if usesNodes { scheduler.synchronousDisplay = false } }
         ProcessMeasurements.resetPeakRSS()
+        let window = type.window(settings)
 
         let stage = BenchStage(size: settings.size, scale: settings.scale, quick: settings.quick,
-                               warmupSeconds: settings.warmupSeconds)
+                               warmupSeconds: window.warmup)
         let scene = try type.init(stage: stage)
         let presenter: any Presenter = try settings.makePresenter?(stage.pixelWidth, stage.pixelHeight, stage.scale)
             ?? HeadlessPresenter(pixelWidth: stage.pixelWidth, pixelHeight: stage.pixelHeight, scale: stage.scale, clock: .virtual)
@@ -67,7 +68,7 @@ public struct FrameRunner {
         struct Sample { var start: Double; var busy: Double; var mainWall: Double; var frameWall: Double }
         let slot = 1.0 / 60
         let interval = max(slot, type.updateInterval)
-        let warmup = settings.warmupSeconds, end = warmup + settings.measuredSeconds
+        let warmup = window.warmup, end = warmup + window.measured
         // The grid slot at or just before `t` (a timed wait overshoots by a little), else the next.
         func slotAtOrAfter(_ t: Double) -> Double { (t / slot - 0.25).rounded(.up) * slot }
         let paced = settings.makePresenter != nil
@@ -135,6 +136,7 @@ public struct FrameRunner {
             lastFrameTime = t
             progress(ProcessMeasurements.now() - start)
             if let error = render.error { throw error }
+            if scene.isFinished { break }
         }
         let cpu1 = ProcessMeasurements.cpuSeconds(), wall1 = ProcessMeasurements.now()
         if !began { wall0 = wall1; cpu0 = cpu1 }

@@ -27,6 +27,17 @@ public enum ProcessMeasurements {
         return write(fd, "5", 1) == 1
     }
 
+    /// Hands the heap's free pages back to the kernel (glibc's `malloc_trim(0)`, looked up at
+    /// run time), so resident memory measured next is not what earlier work left free in the
+    /// heap. False where the C library has no `malloc_trim`.
+    @discardableResult
+    public static func trimHeap() -> Bool {
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(nil, "malloc_trim") else { return false }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        return true
+    }
+
     /// `VmHWM` (peak resident set) in MiB, or nil where /proc is unavailable.
     public static func peakRSSMegabytes() -> Double? { statusField("VmHWM").map { $0 / 1024 } }
 

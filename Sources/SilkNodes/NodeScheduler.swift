@@ -56,7 +56,9 @@ public final class NodeScheduler: @unchecked Sendable {
         wake?()
     }
 
-    func performOnPassThread(_ body: @escaping @Sendable () -> Void) {
+    /// Runs `body` on the pass thread: now when called there, else at the start of the next
+    /// pass (a data source inserting items a background fetch brought, say).
+    public func performOnPassThread(_ body: @escaping @Sendable () -> Void) {
         if isOnPassThread { body(); return }
         let wake = lock.withLock { () -> (@Sendable () -> Void)? in passBlocks.append(body); return _wakeUp }
         wake?()

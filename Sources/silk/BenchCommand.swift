@@ -20,7 +20,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench", abstract: "Benchmark: frame times async vs sync per scene, decoding, layout, startup.")
 
     @Option(name: .customLong("scene"), parsing: .singleValue,
-            help: "Scene to run (repeat or comma-separate; default all): \(BenchCatalog.names.joined(separator: ", ")).")
+            help: "Scene to run (repeat or comma-separate; default all but the opt-in \(BenchCatalog.optIn.sorted().joined(separator: ", "))): \(BenchCatalog.names.joined(separator: ", ")).")
     var scenes: [String] = []
     @Option(help: "headless (default: every scene), wayland (a real compositor: one scroll scene's presentation) or fbdev.")
     var backend: String = "headless"
@@ -40,7 +40,9 @@ struct BenchCommand: ParsableCommand {
         if list {
             for e in BenchCatalog.all {
                 switch e {
-                case .frames(let t): print("\(t.name.padding(toLength: 19, withPad: " ", startingAt: 0))\(t.summary)\(t.supportsSync ? " [async, sync]" : " [async]")")
+                case .frames(let t):
+                    let optIn = BenchCatalog.optIn.contains(t.name) ? " (opt-in: --scene \(t.name))" : ""
+                    print("\(t.name.padding(toLength: 19, withPad: " ", startingAt: 0))\(t.summary) [\(t.modes.map(\.rawValue).joined(separator: ", "))]\(optIn)")
                 case .measurement(let t): print("\(t.name.padding(toLength: 19, withPad: " ", startingAt: 0))\(t.summary)")
                 case .unavailable(let n, let s, let r): print("\(n.padding(toLength: 19, withPad: " ", startingAt: 0))\(s) — \(r)")
                 }
@@ -93,7 +95,7 @@ struct BenchCommand: ParsableCommand {
         }
 
         settings.startupCommand = [selfExecutable(), "bench-startup-probe"]
-        let entries = names.isEmpty ? BenchCatalog.all : BenchCatalog.all.filter { names.contains($0.name) }
+        let entries = names.isEmpty ? BenchCatalog.defaultRun : BenchCatalog.all.filter { names.contains($0.name) }
         var suite = BenchSuite(settings: settings, entries: entries, command: commandLine(), build: buildConfiguration)
         let progress = ProgressLine()
         suite.progress = { progress.show($0) }

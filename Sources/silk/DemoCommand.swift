@@ -27,6 +27,8 @@ struct DemoCommand: ParsableCommand {
         case input
         /// A kiosk sign-in form: editable text, focus, the on-screen keyboard (SILK_OSK).
         case form
+        /// A photo feed (ASDKgram) from a local HTTP server the demo starts: infinite scroll.
+        case feed
     }
 
     @Argument(help: "Demo: \(Name.allCases.map(\.rawValue).joined(separator: ", ")).") var name: Name = .rainforest
@@ -134,6 +136,8 @@ struct DemoCommand: ParsableCommand {
             update = { _ in }
         case .form:
             update = startFormDemo(window: window, fill: formFill, focus: formFocus)
+        case .feed:
+            update = startFeedDemo(window: window, app: app)
         case .input:
             let scene = InputDemoNode()
             window.setRootNode(scene)

@@ -33,7 +33,10 @@ final class TinyMovingScene: BenchScene {
 
     @Test func catalogueListsEveryScene() {
         #expect(BenchCatalog.names == ["layers-scroll", "rainforest-scroll", "feed-scroll", "kiosk-idle", "text-heavy",
-                                       "many-layers", "image-decode", "layout", "startup"])
+                                       "many-layers", "image-decode", "layout", "startup", "feed-10k"])
+        // feed-10k takes minutes: only when named.
+        #expect(BenchCatalog.defaultRun.map(\.name) == BenchCatalog.names.filter { $0 != "feed-10k" })
+        #expect(Feed10kBench.modes == [.async])
     }
 
     /// The runner's own bookkeeping: one timeline point per measured frame, missed frames
@@ -51,6 +54,33 @@ final class TinyMovingScene: BenchScene {
         #expect(r.timeline.allSatisfy { $0[0] >= 0 && $0[0] <= r.measuredSeconds + 0.05 && $0[1] >= 0 })
         #expect(zip(r.timeline, r.timeline.dropFirst()).allSatisfy { $0[0] < $1[0] })
         #expect(r.peakRSSMB > 0 && r.cpuMs >= 0)
+    }
+
+    /// A scene that ends itself ends its mode there, before the measured window is over.
+    @Test func aSceneThatFinishesEndsItsMode() throws {
+        final class Countdown: BenchScene {
+            static let name = "countdown"
+            static let summary = "ends after 5 measured frames"
+            static let supportsSync = false
+            let square = Layer()
+            var measured = 0
+            init(stage: BenchStage) throws { stage.root.addSublayer(square) }
+            func update(time: Double) { square.frame = Rect(x: time * 60, y: 0, width: 8, height: 8) }
+            func didPresent(_ frame: FrameObservation) { if frame.measuring { measured += 1 } }
+            var isFinished: Bool { measured >= 5 }
+        }
+        var settings = BenchSettings.quick(size: Size(width: 64, height: 48), scale: 1)
+        settings.warmupSeconds = 0.05
+        settings.measuredSeconds = 30
+        let (r, _) = try FrameRunner(settings: settings).run(Countdown.self, mode: .async)
+        #expect(r.frames == 5)
+        #expect(r.measuredSeconds < 30)
+    }
+
+    @Test func slopeIsLeastSquares() {
+        #expect(Feed10kBench.slope([(0, 1), (1, 3), (2, 5)]) == 2)
+        #expect(Feed10kBench.slope([(1, 1)]) == nil)
+        #expect(Feed10kBench.slope([(1, 1), (1, 2)]) == nil)
     }
 
     func sampleReport() throws -> BenchReport {

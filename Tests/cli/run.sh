@@ -136,6 +136,11 @@ else bad "SIGTERM mid-frame (rainforest): rc=$rc $(tail -3 "$tmp/log")"; fi
 if timeout 120 env -u WAYLAND_DISPLAY "$silk" demo rainforest --frames 3 --no-scroll --size 640x480 --out "$tmp/rf.png" >"$tmp/log" 2>&1 \
    && grep -q "frames presented" "$tmp/log" && [ "$(png_size "$tmp/rf.png")" = "640 480" ]; then ok
 else bad "demo rainforest --frames 3 --no-scroll: $(cat "$tmp/log")"; fi
+# The feed demo starts its own server, loads its first page by batch fetching and shows photos.
+if timeout 120 env -u WAYLAND_DISPLAY "$silk" demo feed --backend headless --no-scroll --seconds 6 --size 640x480 --out "$tmp/feed-demo.png" >"$tmp/log" 2>&1 \
+   && grep -q "feed: 20 posts" "$tmp/log" && grep -q "feed: photos shown" "$tmp/log" \
+   && [ "$(png_size "$tmp/feed-demo.png")" = "640 480" ]; then ok
+else bad "demo feed --no-scroll --seconds 6: $(cat "$tmp/log")"; fi
 # No compositor: one clear message naming the socket, a non-zero exit, at once.
 t0=$(date +%s%N)
 if timeout 10 env WAYLAND_DISPLAY=silk-cli-no-such-socket "$silk" demo layers --backend wayland >"$tmp/log" 2>&1; then
