@@ -34,7 +34,7 @@ demo: build
 ## Includes the end-to-end tests under real compositors and in QEMU (SILK_SKIP_E2E=1 skips them
 ## locally), the ThreadSanitizer run of the concurrency tests (SILK_SKIP_TSAN=1 skips it), the
 ## AddressSanitizer run (SILK_SKIP_ASAN=1), a 20 s smoke of each fuzzer (SILK_SKIP_FUZZ=1) and a
-## 60 s soak (SILK_SKIP_SOAK=1).
+## 60 s soak, 30 s each of the rainforest and the feed (SILK_SKIP_SOAK=1).
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory unit-tests cli-tests protocols-check bench-smoke
@@ -42,7 +42,7 @@ test: deps-test
 	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
 	@if [ "$${SILK_SKIP_ASAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-asan; fi
 	@if [ "$${SILK_SKIP_FUZZ:-0}" != 1 ]; then $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20; fi
-	@if [ "$${SILK_SKIP_SOAK:-0}" != 1 ]; then $(MAKE) --no-print-directory soak SOAK_SECONDS=60; fi
+	@if [ "$${SILK_SKIP_SOAK:-0}" != 1 ]; then $(MAKE) --no-print-directory soak SOAK_SECONDS=30; fi
 
 ## ThreadSanitizer over the run loop, render-thread and text concurrency tests (own build folder).
 TSAN_FILTER ?= SilkRunLoopTests|RenderThreadTests|RenderStressTests|NodeStressTests|PipelineTests|concurrentLayoutAndDrawingMatch|ConcurrencyTests
@@ -66,10 +66,10 @@ FUZZERS ?= png jpeg text layout evdev
 fuzz: deps-test
 	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZERS)
 
-## The rainforest scene scrolled and mutated on headless for SOAK_SECONDS (release build):
+## The rainforest and the feed scrolled and mutated on headless for SOAK_SECONDS each (release):
 ## RSS over time and its slope after warm-up, open descriptors, missed frames; fails on growth.
 SOAK_SECONDS ?= 600
-SOAK_SCENES ?= rainforest
+SOAK_SCENES ?= rainforest feed
 soak: build
 	@mkdir -p $(OUT)
 	@for s in $(SOAK_SCENES); do $(SILK) soak $$s --seconds $(SOAK_SECONDS) \

@@ -45,11 +45,13 @@ enum SoakMutation: String, CaseIterable {
 /// The scenes `silk soak` knows.
 enum SoakSceneName: String, CaseIterable {
     case rainforest
+    case feed
 
     @MainActor
     func make(viewport: Size, scale: Double) throws -> any SoakScene {
         switch self {
         case .rainforest: return try RainforestSoak(viewport: viewport, scale: scale)
+        case .feed: return try FeedSoak(viewport: viewport, scale: scale)
         }
     }
 }
@@ -189,5 +191,77 @@ final class SoakRootNode: DisplayNode, @unchecked Sendable {
         let (content, floating) = lock.withLock { (_content, _floating) }
         let over = AbsoluteLayoutSpec(sizing: .default, children: floating)
         return OverlayLayoutSpec(child: InsetLayoutSpec(insets: EdgeInsets(), child: content), overlay: over)
+    }
+}
+
+/// The photo feed under churn: a `FeedNode` over its own demo server scrolls down at 1,200 pt/s
+/// (pages arrive by batch fetching; network images load and cancel with the preload range),
+/// jumps back to the top when it reaches the end of the 10,000 posts, and mutations reload cells
+/// on screen (new nodes, new downloads from the memory cache), float extra post cells over the
+/// feed and remove them, and now and then replace the whole feed by a new one over the same
+/// server (every cell, image node and download of the old one must be freed).
+@MainActor
+final class FeedSoak: SoakScene {
+    let root: DisplayNode
+    private let container: SoakRootNode
+    private let session: FeedScene.Session
+    private var feed: FeedNode
+    private let viewport: Size
+    private var lastTime = 0.0
+    private var droppedFeeds = DroppedNodes()
+    private var droppedCells = DroppedNodes()
+
+    init(viewport: Size, scale: Double) throws {
+        self.viewport = viewport
+        session = try FeedScene.Session()
+        feed = FeedSoak.makeFeed(session, viewport: viewport)
+        container = SoakRootNode(content: feed)
+        root = container
+    }
+
+    private static func makeFeed(_ session: FeedScene.Session, viewport: Size) -> FeedNode {
+        // A new model each time: a rebuilt feed starts again from the first page.
+        let model = FeedModel(baseURL: session.server.baseURL, pageSize: session.model.pageSize)
+        return FeedNode(model: model, loader: session.loader)
+    }
+
+    func retainedAfterRemoval(olderThan seconds: Double) -> [(kind: String, alive: Int, dropped: Int)] {
+        [("replaced feeds", droppedFeeds.alive(olderThan: seconds), droppedFeeds.count),
+         ("removed cells", droppedCells.alive(olderThan: seconds), droppedCells.count)]
+    }
+
+    func scroll(time: Double) {
+        let delta = max(0, time - lastTime) * 1200
+        lastTime = time
+        if feed.isAtEnd { feed.setContentOffset(.zero); return }
+        feed.advance(by: delta)
+    }
+
+    func mutate(using random: inout SoakRandom) -> SoakMutation {
+        let roll = random.below(1000)
+        if roll < 8 {
+            droppedFeeds.add(feed)
+            feed = FeedSoak.makeFeed(session, viewport: viewport)
+            container.content = feed
+            return .rebuild
+        }
+        if roll < 400 {
+            if container.floating.count >= 4 || (roll < 200 && !container.floating.isEmpty) {
+                droppedCells.add(container.removeFloating(at: random.below(container.floating.count)))
+                return .remove
+            }
+            guard !feed.posts.isEmpty else { return .insert }
+            let post = feed.posts[random.below(feed.posts.count)]
+            let cell = FeedCellContentNode(post: post, now: feed.now, loader: session.loader)
+            let w = min(viewport.width, 420) * (0.6 + random.unit() * 0.4)
+            let frame = Rect(x: random.unit() * max(0, viewport.width - w), y: random.unit() * max(0, viewport.height - w),
+                             width: w.rounded(), height: w.rounded())
+            container.addFloating(cell, frame: frame)
+            return .insert
+        }
+        let visible = feed.visibleItemPaths
+        guard !visible.isEmpty else { return .reconfigure }
+        feed.reloadItems(at: [visible[random.below(visible.count)]])
+        return .reconfigure
     }
 }
