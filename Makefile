@@ -87,7 +87,7 @@ cli-tests:
 ## About three minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
 e2e-fbdev: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
-	timeout 260 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
+	timeout 360 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
 
 ## The Wayland presenter under weston, sway and cage (headless): screenshots, input, resize, scale.
 e2e-wayland:
