@@ -16,9 +16,10 @@ extension PipelineTests {
     /// and only while scrolling.
     @Test func feedBatchFetchesPagesAsItScrollsAndShowsPhotos() throws {
         let server = try DemoServer(content: DemoContent(feedLength: 40))
-        defer { server.stop() }
-        let feed = FeedNode(model: FeedModel(baseURL: server.baseURL, pageSize: 5),
-                            loader: NetworkImageLoader(cache: ImageCache(directory: nil)))
+        let loader = NetworkImageLoader(cache: ImageCache(directory: nil))
+        // A URLSession keeps its delegate until invalidated (LeakSanitizer in `make test-asan`).
+        defer { loader.downloader.invalidate(); server.stop() }
+        let feed = FeedNode(model: FeedModel(baseURL: server.baseURL, pageSize: 5), loader: loader)
         let size = Size(width: 400, height: 500)
         let host = Layer()
         host.frame = Rect(size: size)
