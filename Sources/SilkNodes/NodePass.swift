@@ -48,6 +48,7 @@ public final class NodePass {
     /// Runs one pass if anything changed. Returns whether it did any work.
     @discardableResult
     public func run() -> Bool {
+        NodeScheduler.shared.adoptCurrentThreadAsPassThread()
         let work = NodeScheduler.shared.takeWork(root: rootNode, pass: self)
         guard !work.dirty.isEmpty || work.needsLayout || !work.blocks.isEmpty else { return false }
         statistics.passes += 1

@@ -28,11 +28,15 @@ public final class NodeScheduler: @unchecked Sendable {
         set { lock.withLock { _synchronousDisplay = newValue } }
     }
 
-    /// Declares the calling thread a pass thread (the window does this on the main loop; a
-    /// test driving its own pass does it on its thread).
+    /// Declares the calling thread the pass thread (the window does this on the main loop; a
+    /// test driving its own pass does it on its thread; every pass does it again). The latest
+    /// wins: a pool thread that once ran a test's pass must not run another test's pass blocks
+    /// inline later (ThreadSanitizer caught a feed page inserted on a URLSession thread).
     public func adoptCurrentThreadAsPassThread() {
         let me = pthread_self()
-        lock.withLock { if !passThreads.contains(where: { pthread_equal($0, me) != 0 }) { passThreads.append(me) } }
+        lock.withLock {
+            if passThreads.count != 1 || pthread_equal(passThreads[0], me) == 0 { passThreads = [me] }
+        }
     }
 
     public var isOnPassThread: Bool {
