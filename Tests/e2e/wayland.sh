@@ -160,14 +160,16 @@ if want input && start_sway input 1024 768 1; then
   # wtype's virtual keyboard becomes the seat's keyboard with its first key, and sway delivers
   # that key inside a keyboard enter (already down), which clients rightly do not replay: so
   # the first key is an Escape the field ignores.
-  XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 wtype -k Escape "Hello Silk" || log "wtype failed"
+  # The pause after the Escape lets sway switch the seat to the new keyboard (its keymap
+  # arrives at the client) before the text: without it the first letters can be lost.
+  XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 wtype -k Escape -s 300 "Hello Silk" || log "wtype failed"
   if wait_log input 'typed "Hello Silk"' 5; then
     # The field (40,150 600×72) must look different; the button must not.
     if wait_match input-typed shoot_grim "$before" 10 --region 40,150,600,72 --expect-different \
        && shoot_grim "$OUT/input-typed-check.png" && "$IMGDIFF" "$OUT/input-typed-check.png" "$before" --region 40,40,280,72 >/dev/null; then
       ok "sway: keys typed with wtype reach the focused node and change the screen"
     else bad "sway: typed text did not change the field on screen (see $OUT/input-typed.png)"; fi
-  else bad "sway: wtype's keys did not reach the focused node ($OUT/input-client.log)"; fi
+  else bad "sway: wtype's keys did not reach the focused node; last typed line: $(grep 'typed "' "$OUT/input-client.log" | tail -1) ($OUT/input-client.log)"; fi
 
   cp "$OUT/input-typed-check.png" "$OUT/input-before-click.png" 2>/dev/null || shoot_grim "$OUT/input-before-click.png"
   XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 "$VPOINTER" click 180 76 || log "vpointer click failed"
