@@ -392,7 +392,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     private func interfaceStateDidChange(from old: InterfaceState, to new: InterfaceState) {
         let entered = new.subtracting(old), exited = old.subtracting(new)
-        onMain { [self] in
+        onPassThread { [self] in
             if entered.contains(.preload) { didEnterPreloadState() }
             if entered.contains(.display) { didEnterDisplayState(); setNeedsDisplayIfNoContents() }
             if entered.contains(.visible) { didEnterVisibleState() }
@@ -655,8 +655,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     }
 }
 
-/// Runs `body` on the pass thread (the main loop's thread): now if already there, else at the
-/// start of the next node pass.
-func onMain(_ body: @escaping @Sendable () -> Void) {
+/// Runs `body` on the pass thread (in an app, the main loop's thread): now if already there,
+/// else at the start of the next node pass.
+func onPassThread(_ body: @escaping @Sendable () -> Void) {
     NodeScheduler.shared.performOnPassThread(body)
 }

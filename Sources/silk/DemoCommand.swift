@@ -202,18 +202,18 @@ final class DemoRootNode: DisplayNode, @unchecked Sendable {
         name = "demo-root"
         addSubnode(content)
     }
-    /// Main thread.
+    /// Set on the main thread; read under the node's lock, as layout may run on any thread.
     var content: DisplayNode {
-        get { _content }
+        get { lock.withLock { _content } }
         set {
-            _content.removeFromSupernode()
-            _content = newValue
+            let old = lock.withLock { () -> DisplayNode in let o = _content; _content = newValue; return o }
+            old.removeFromSupernode()
             addSubnode(newValue)
             setNeedsLayout()
         }
     }
-    var list: RainforestListNode? { _content as? RainforestListNode }
+    var list: RainforestListNode? { content as? RainforestListNode }
     override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
-        InsetLayoutSpec(insets: EdgeInsets(), child: _content)
+        InsetLayoutSpec(insets: EdgeInsets(), child: content)
     }
 }

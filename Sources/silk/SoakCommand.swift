@@ -56,7 +56,7 @@ struct SoakCommand: ParsableCommand {
 
         // Half the run: caches (glyphs, decoded images) and malloc arenas fill for minutes.
         let warmUp = self.warmUp ?? seconds / 2
-        var random = SoakRandom(state: seed)
+        var random = SplitMix64(seed: seed)
         var mutations: [SoakMutation: Int] = [:]
         var samples: [SoakSample] = []
         let start = app.loop.now

@@ -16,7 +16,7 @@ protocol SoakScene: AnyObject {
     /// Scrolls to where the scene is at `time` seconds.
     func scroll(time: Double)
     /// One random change; returns what it did (counted in the report).
-    func mutate(using random: inout SoakRandom) -> SoakMutation
+    func mutate(using random: inout SplitMix64) -> SoakMutation
     /// Nodes the scene dropped more than `seconds` ago that are still alive, and all it
     /// dropped, per kind (a leak: removed nodes must be freed once their jobs end).
     func retainedAfterRemoval(olderThan seconds: Double) -> [(kind: String, alive: Int, dropped: Int)]
@@ -56,20 +56,6 @@ enum SoakSceneName: String, CaseIterable {
     }
 }
 
-/// SplitMix64: a seeded generator, so a soak run's mutations reproduce from its seed.
-struct SoakRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}
-
 /// The rainforest demo under churn: the 200-card grid scrolls down and up at 1,200 pt/s while
 /// mutations insert and remove extra cards floating over the grid (new nodes: decode, blur, text,
 /// then removal mid-display), re-configure grid cards (new title, description and photo: their
@@ -106,7 +92,7 @@ final class RainforestSoak: SoakScene {
         list.scroll(to: d < range ? d : 2 * range - d)
     }
 
-    func mutate(using random: inout SoakRandom) -> SoakMutation {
+    func mutate(using random: inout SplitMix64) -> SoakMutation {
         let entries = RainforestCatalog.entries
         // Mostly small changes; a rebuild about once a minute at the default rate.
         let roll = random.below(1000)
@@ -237,7 +223,7 @@ final class FeedSoak: SoakScene {
         feed.advance(by: delta)
     }
 
-    func mutate(using random: inout SoakRandom) -> SoakMutation {
+    func mutate(using random: inout SplitMix64) -> SoakMutation {
         let roll = random.below(1000)
         if roll < 8 {
             droppedFeeds.add(feed)

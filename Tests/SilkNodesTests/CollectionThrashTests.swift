@@ -25,7 +25,7 @@ extension PipelineTests {
         }
 
         /// A random update of `old`, with fresh values from `next`.
-        static func randomStep(_ old: [[Int]], next: inout Int, rng: inout SeededGenerator) -> Step {
+        static func randomStep(_ old: [[Int]], next: inout Int, rng: inout SplitMix64) -> Step {
             var step = Step(newModel: [])
             let sectionOps = Int.random(in: 0..<6, using: &rng) == 0
             // Section deletes (old indices), keep at least one section.
@@ -119,7 +119,7 @@ extension PipelineTests {
         @Test(arguments: [1, 2, 3])
         func thrashWhileScrolling(seed: UInt64) throws {
             defer { NodeScheduler.shared.synchronousDisplay = false }
-            var rng = SeededGenerator(seed: seed)
+            var rng = SplitMix64(seed: seed)
             var next = 1000
             let initial = (0..<3).map { s in (0..<40).map { s * 100 + $0 } }
             let source = ModelDataSource(initial, height: Self.height)

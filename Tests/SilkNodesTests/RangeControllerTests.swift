@@ -18,7 +18,7 @@ import SilkRaster
     }
 
     @Test func frameIndexFindsTheSameItemsAsAWalk() {
-        var rng = SeededGenerator(seed: 7)
+        var rng = SplitMix64(seed: 7)
         // Unsorted, overlapping, some empty frames.
         let frames = (0..<500).map { _ in
             Rect(x: Double(Int.random(in: 0...300, using: &rng)), y: Double(Int.random(in: 0...5000, using: &rng)),
@@ -31,19 +31,6 @@ import SilkRaster
             let walk = frames.indices.filter { RangeController.overlaps(frames[$0], r) }
             #expect(index.indices(overlapping: r, frames: frames).sorted() == walk)
         }
-    }
-}
-
-/// A deterministic generator for seeded tests (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

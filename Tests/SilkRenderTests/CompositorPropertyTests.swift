@@ -3,19 +3,6 @@ import SilkGeometry
 import SilkRaster
 @testable import SilkRender
 
-/// A small deterministic generator (SplitMix64) so failures replay from the seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// After any sequence of layer mutations, the frame composited from damage alone must equal a
 /// full recomposite pixel for pixel.
 @Suite struct CompositorPropertyTests {
@@ -23,7 +10,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
     @Test(arguments: [1 as UInt64, 2, 3, 4])
     func damageOnlyFramesEqualFullRecomposite(seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let root = Layer()
         root.frame = Rect(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height))
         root.backgroundColor = Color(rgb: 0x202020)
@@ -83,7 +70,7 @@ struct SeededGenerator: RandomNumberGenerator {
         }
     }
 
-    func mutate(root: Layer, layers: inout [Layer], palette: [Bitmap], rng: inout SeededGenerator) {
+    func mutate(root: Layer, layers: inout [Layer], palette: [Bitmap], rng: inout SplitMix64) {
         func rand(_ r: ClosedRange<Double>) -> Double { Double.random(in: r, using: &rng) }
         func anyLayer() -> Layer? { layers.randomElement(using: &rng) }
         switch Int.random(in: 0..<12, using: &rng) {

@@ -10,7 +10,7 @@ import SilkRaster
 /// last presented frame must equal a fresh full composite of the last snapshot.
 @Suite struct RenderStressTests {
     @Test func commitsRaceCompositingWithoutCorruption() throws {
-        var rng = SeededGenerator(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let presenter = try HeadlessPresenter(pixelWidth: 160, pixelHeight: 120)
         let render = try RenderThread(presenter: presenter, clearColor: .black)
         render.start()

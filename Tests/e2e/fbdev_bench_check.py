@@ -4,20 +4,11 @@
 Usage: fbdev_bench_check.py WORKDIR REPO_ROOT
 Prints PASS/FAIL lines; the exit status is 0 when every check passed."""
 import json, os, subprocess, sys, time
+from fbdev_common import Guest
 
 work, root = sys.argv[1], sys.argv[2]
-serial = os.path.join(work, 'serial.log')
-results = []
-
-def check(name, ok, detail=''):
-    results.append(ok)
-    print(('PASS ' if ok else 'FAIL ') + name + (f' ({detail})' if detail else ''), flush=True)
-
-def log_text():
-    try:
-        return open(serial, errors='replace').read()
-    except FileNotFoundError:
-        return ''
+guest = Guest(work)
+check, log_text = guest.check, guest.log_text
 
 end = time.time() + 85
 while time.time() < end and 'INIT bench json end' not in log_text():
@@ -49,4 +40,4 @@ if report is not None:
                        f"{scenes[n]['modes']['async']['presentMs']['p50']:.2f} ms"
                        for n in ('layers-scroll', 'rainforest-scroll') if n in scenes and 'modes' in scenes[n])
     check('frames presented on /dev/fb0 with present times', ok, detail + f", size {report.get('size')}")
-sys.exit(0 if results and all(results) else 1)
+sys.exit(0 if guest.all_passed() else 1)

@@ -10,90 +10,13 @@ Usage: fbdev_form_check.py WORKDIR REFERENCE.png
   4. Tab, then taps on the symbols page type the PIN 1234;
   5. the screendump matches the headless reference of the same form filled from code;
   6. Enter submits; SIGTERM restores the console and the app exits 0.
-Prints PASS/FAIL lines; the exit status is 0 when every check passed. (The helpers repeat
-fbdev_check.py's, which runs its checks at import.)"""
-import json, os, re, socket, struct, sys, time, zlib
+Prints PASS/FAIL lines; the exit status is 0 when every check passed."""
+import re, sys, time
+from fbdev_common import Guest, read_png, differing, tablet_event, button_event
 
 work, reference = sys.argv[1], sys.argv[2]
-serial = os.path.join(work, 'serial.log')
-results = []
-
-def check(name, ok, detail=''):
-    results.append(ok)
-    print(('PASS ' if ok else 'FAIL ') + name + (f' ({detail})' if detail else ''), flush=True)
-
-def log_text():
-    try:
-        return open(serial, errors='replace').read()
-    except FileNotFoundError:
-        return ''
-
-def wait_for(text, timeout):
-    end = time.time() + timeout
-    while time.time() < end:
-        if text in log_text(): return True
-        time.sleep(0.1)
-    return False
-
-def read_png(path):
-    data = open(path, 'rb').read()
-    pos, idat = 8, b''
-    while pos < len(data):
-        n, kind = struct.unpack('>I4s', data[pos:pos + 8]); body = data[pos + 8:pos + 8 + n]; pos += 12 + n
-        if kind == b'IHDR':
-            w, h, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', body)
-            assert depth == 8 and ctype in (2, 6) and interlace == 0
-            bpp = 3 if ctype == 2 else 4
-        elif kind == b'IDAT': idat += body
-    raw = zlib.decompress(idat); stride = w * bpp; prev = bytearray(stride); rows = []; o = 0
-    for _ in range(h):
-        f = raw[o]; line = bytearray(raw[o + 1:o + 1 + stride]); o += 1 + stride
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
-            if f == 1: line[i] = (line[i] + a) & 255
-            elif f == 2: line[i] = (line[i] + b) & 255
-            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        prev = line
-        rows.append(bytes(line) if bpp == 3 else bytes(v for j, v in enumerate(line) if j % 4 != 3))
-    return w, h, b''.join(rows)
-
-def read_ppm(path):
-    parts = open(path, 'rb').read().split(b'\n', 3)
-    w, h = map(int, parts[1].split())
-    return w, h, parts[3][:w * h * 3]
-
-q = None
-def qmp(cmd, **args):
-    f = q.makefile('rw')
-    f.write(json.dumps({'execute': cmd, 'arguments': args}) + '\n'); f.flush()
-    while True:
-        r = json.loads(f.readline())
-        if 'return' in r or 'error' in r: return r
-
-shots = 0
-def screendump():
-    global shots
-    shots += 1
-    path = os.path.join(work, f'form{shots}.ppm')
-    if os.path.exists(path): os.remove(path)
-    time.sleep(0.3)
-    qmp('screendump', filename=path)
-    for _ in range(50):
-        if os.path.exists(path) and os.path.getsize(path) > 0: break
-        time.sleep(0.05)
-    qmp('screendump', filename=path[:-4] + '.png', format='png')
-    return read_ppm(path)
-
-def differing(a, b, tolerance=24):
-    n, total, bad = len(a) // 3, 0, 0
-    for i in range(n):
-        worst = max(abs(a[3 * i + c] - b[3 * i + c]) for c in range(3))
-        total += sum(abs(a[3 * i + c] - b[3 * i + c]) for c in range(3))
-        if worst > tolerance: bad += 1
-    return bad, total / (3 * n)
+guest = Guest(work, shot_prefix='form')
+check, log_text, wait_for, qmp, screendump = guest.check, guest.log_text, guest.wait_for, guest.qmp, guest.screendump
 
 def key_map():
     """The newest 'form: keys label=x,y …' line as {label: (x, y)}."""
@@ -104,12 +27,11 @@ def key_map():
 W, H = 1024, 768
 def tap(label, keys):
     x, y = keys[label]
-    ev = lambda axis, v: {'type': 'abs', 'data': {'axis': axis, 'value': v}}
-    qmp('input-send-event', events=[ev('x', x * 32767 // W), ev('y', y * 32767 // H)])
+    qmp('input-send-event', events=[tablet_event('x', x * 32767 // W), tablet_event('y', y * 32767 // H)])
     time.sleep(0.1)
-    qmp('input-send-event', events=[{'type': 'btn', 'data': {'down': True, 'button': 'left'}}])
+    qmp('input-send-event', events=[button_event(True)])
     time.sleep(0.1)
-    qmp('input-send-event', events=[{'type': 'btn', 'data': {'down': False, 'button': 'left'}}])
+    qmp('input-send-event', events=[button_event(False)])
     time.sleep(0.45)   # longer than a double tap: each tap is a first tap
 
 def send(*keys):
@@ -121,8 +43,7 @@ check('on-screen keyboard shown on /dev/fb0 with the name field focused',
       shown and 'form: keyboard shown' in log_text() and 'form: editing name' in log_text())
 if not shown:
     print('\n'.join(log_text().splitlines()[-30:])); sys.exit(1)
-q = socket.socket(socket.AF_UNIX); q.connect(os.path.join(work, 'qmp.sock')); q.makefile('r').readline()
-qmp('qmp_capabilities')
+guest.connect_qmp()
 
 keys = key_map()
 for k in ['shift', 'a', 'd', 'a']: tap(k, keys)
@@ -167,9 +88,9 @@ send('ret')
 ok = wait_for('form: submitted name="Ada" email="zoé@x.org" pin=4 digits', 5)
 check('Enter (send-key) in the PIN submits the form', ok)
 
-c = socket.socket(socket.AF_UNIX); c.connect(os.path.join(work, 'ctl.sock')); c.sendall(b'term\n')
+guest.terminate_app()
 restored = wait_for('back in text mode (KD_TEXT)', 10)
 exited = wait_for('INIT app exit=', 10)
-status = next((l.split('=')[1].strip() for l in log_text().splitlines() if 'INIT app exit=' in l), '?')
+status = guest.app_exit_status()
 check('SIGTERM restores the console and the form exits 0', restored and exited and status == '0', f'exit status {status}')
-sys.exit(0 if all(results) else 1)
+sys.exit(0 if guest.all_passed() else 1)

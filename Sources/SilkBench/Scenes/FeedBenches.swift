@@ -5,16 +5,11 @@ import SilkNodes
 import SilkRender
 import SilkScenes
 
-/// What the feed scenes track on screen after every frame: when each post became visible, when
-/// its photo was there, how many visible posts still showed a placeholder.
+/// What the feed scenes track on screen after every frame (`ScreenContentTracker`), and which
+/// posts' photos were ever shown.
 struct FeedScreenTracker {
-    private var becameVisible: [Int: Double] = [:]
-    private(set) var timeToContent: [Double] = []
-    private(set) var placeholderCellFrames = 0
-    private(set) var firstScreenCompleteMs: Double?
+    private(set) var screen = ScreenContentTracker()
     private(set) var photosShown = Set<Int>()
-    private(set) var staleFrames = 0
-    private var staleSeen = TransactionCommitter.shared.statistics.staleApplied
 
     /// A post's photo counts as shown once it arrived (final or progressive) and its layer has
     /// contents.
@@ -24,24 +19,9 @@ struct FeedScreenTracker {
     }
 
     mutating func observe(_ feed: FeedNode, _ frame: FrameObservation) {
-        var missing = 0
-        for path in feed.visibleItemPaths {
-            let i = path.item
-            if becameVisible[i] == nil { becameVisible[i] = frame.presentedAtMs }
-            if Self.photoShown(feed.cell(at: i)) {
-                photosShown.insert(i)
-                if let v = becameVisible[i], v >= 0 {
-                    if frame.measuring { timeToContent.append(frame.presentedAtMs - v) }
-                    becameVisible[i] = -1
-                }
-            } else {
-                missing += 1
-            }
-        }
-        if frame.measuring { placeholderCellFrames += missing }
-        if missing == 0, !feed.visibleItemPaths.isEmpty, firstScreenCompleteMs == nil { firstScreenCompleteMs = frame.presentedAtMs }
-        let stale = TransactionCommitter.shared.statistics.staleApplied
-        if stale > staleSeen { staleFrames += 1; staleSeen = stale }
+        let visible = feed.visibleItemPaths.map { (index: $0.item, hasContent: Self.photoShown(feed.cell(at: $0.item))) }
+        for item in visible where item.hasContent { photosShown.insert(item.index) }
+        screen.observe(visible, frame: frame)
     }
 }
 
@@ -102,11 +82,9 @@ public final class FeedScrollBench: BenchScene {
 
     public func finish(into result: inout ModeResult, pass: NodePass?) {
         let stats = TransactionCommitter.shared.statistics
-        result.staleFrames = tracker.staleFrames
-        result.placeholderCellFrames = tracker.placeholderCellFrames
-        result.timeToContentMs = MeanMax(tracker.timeToContent)
+        tracker.screen.report(into: &result)
         result.coldFirstFrameMs = coldFirstFrameMs
-        result.firstScreenCompleteMs = tracker.firstScreenCompleteMs ?? -1
+        result.firstScreenCompleteMs = tracker.screen.firstScreenCompleteMs ?? -1
         result.displayJobs = pass?.statistics.jobsStarted ?? 0
         result.cancelledResults = stats.cancelledResults
         result.pagesFetched = feed.fetchStatistics.pagesLoaded - pagesBefore
@@ -194,9 +172,7 @@ public final class Feed10kBench: BenchScene {
     }
 
     public func finish(into result: inout ModeResult, pass: NodePass?) {
-        result.staleFrames = tracker.staleFrames
-        result.placeholderCellFrames = tracker.placeholderCellFrames
-        result.timeToContentMs = MeanMax(tracker.timeToContent)
+        tracker.screen.report(into: &result)
         result.displayJobs = pass?.statistics.jobsStarted ?? 0
         result.pagesFetched = feed.fetchStatistics.pagesLoaded
         result.postsLoaded = feed.posts.count

@@ -17,7 +17,7 @@ public final class ManyLayersBench: BenchScene {
     public init(stage: BenchStage) throws {
         viewport = stage.size
         let palette: [UInt32] = [0x1b998b, 0xed6a5a, 0xf3c13a, 0x2d3047, 0x5d576b, 0x9bc53d, 0x4c86a8, 0xe84855]
-        var rng = SplitMix(seed: 9)
+        var rng = SplitMix64(seed: 9)
         var movers: [Mover] = []
         for i in 0..<200 {
             let layer = Layer()
@@ -42,19 +42,4 @@ public final class ManyLayersBench: BenchScene {
             m.layer.frame = Rect(x: x.rounded(), y: y.rounded(), width: m.size, height: m.size)
         }
     }
-}
-
-/// A tiny deterministic generator (SplitMix64) so every run builds the same scene.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -28,14 +28,8 @@ public final class RainforestScrollBench: BenchScene {
     let list: RainforestListNode
     let warmup: Double
     let speed = 1200.0
-    // What is on screen, tracked after every frame.
-    private var becameVisible: [Int: Double] = [:]
-    private var timeToContent: [Double] = []
-    private var placeholderCellFrames = 0
+    private var screen = ScreenContentTracker()
     private var coldFirstFrameMs = 0.0
-    private var firstScreenCompleteMs: Double?
-    private var staleFrames = 0
-    private var staleSeen = 0
 
     public init(stage: BenchStage) throws {
         guard RainforestCatalog.entries[0].photoPath != nil else { throw SceneError("rainforest-scroll: assets/photos not found (set SILK_ASSETS)") }
@@ -52,33 +46,14 @@ public final class RainforestScrollBench: BenchScene {
 
     public func didPresent(_ frame: FrameObservation) {
         if frame.index == 0 { coldFirstFrameMs = frame.mainBusyMs }
-        var missing = 0
-        for i in list.visibleCardIndices() {
-            if becameVisible[i] == nil { becameVisible[i] = frame.presentedAtMs }
-            if list.card(at: i)?.layer?.contents != nil {
-                if let v = becameVisible[i], v >= 0 {
-                    if frame.measuring { timeToContent.append(frame.presentedAtMs - v) }
-                    becameVisible[i] = -1
-                }
-            } else {
-                missing += 1
-            }
-        }
-        if frame.measuring { placeholderCellFrames += missing }
-        if missing == 0 && firstScreenCompleteMs == nil { firstScreenCompleteMs = frame.presentedAtMs }
-        // A published result whose job had been cancelled: the committer drops them by
-        // sentinel; `staleApplied` counts any that slipped through.
-        let stale = TransactionCommitter.shared.statistics.staleApplied
-        if stale > staleSeen { staleFrames += 1; staleSeen = stale }
+        screen.observe(list.visibleCardIndices().map { (index: $0, hasContent: list.card(at: $0)?.layer?.contents != nil) }, frame: frame)
     }
 
     public func finish(into result: inout ModeResult, pass: NodePass?) {
         let stats = TransactionCommitter.shared.statistics
-        result.staleFrames = staleFrames
-        result.placeholderCellFrames = placeholderCellFrames
-        result.timeToContentMs = MeanMax(timeToContent)
+        screen.report(into: &result)
         result.coldFirstFrameMs = coldFirstFrameMs
-        result.firstScreenCompleteMs = firstScreenCompleteMs ?? -1
+        result.firstScreenCompleteMs = screen.firstScreenCompleteMs ?? -1
         result.displayJobs = pass?.statistics.jobsStarted ?? 0
         result.cancelledResults = stats.cancelledResults
     }

@@ -470,7 +470,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         let old = interfaceState
         super.setInterfaceState(new, recursively: false)
         if let debugOverlay { debugOverlay.setInterfaceState(new) }
-        if old != new { onMain { [weak self] in self?.updateRanges(animation: nil) } }
+        if old != new { onPassThread { [weak self] in self?.updateRanges(animation: nil) } }
     }
 
     /// Gives every item in the preload range its interface state, attaching and detaching

@@ -148,7 +148,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     }
     public var selectionColor: Color {
         get { lock.withLock { _selectionColor } }
-        set { lock.withLock { _selectionColor = newValue }; onMain { [self] in refresh() } }
+        set { lock.withLock { _selectionColor = newValue }; onPassThread { [self] in refresh() } }
     }
     public weak var delegate: (any EditableTextNodeDelegate)? {
         get { lock.withLock { _delegate } }
@@ -157,7 +157,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     /// The selection in characters (grapheme clusters); empty: the caret.
     public var selectedRange: Range<Int> {
         get { lock.withLock { _editor.selectedRange } }
-        set { lock.withLock { _editor.select(range: newValue) }; onMain { [self] in refresh() } }
+        set { lock.withLock { _editor.select(range: newValue) }; onPassThread { [self] in refresh() } }
     }
     public var selection: TextSelection { lock.withLock { _editor.selection } }
     /// A copy of the editing model (text, selection, undo history).
@@ -170,7 +170,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
 
     private func textChangedFromCode() {
         setNeedsLayout()
-        onMain { [self] in refresh() }
+        onPassThread { [self] in refresh() }
     }
 
     // MARK: Layout
@@ -422,7 +422,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         case .paste:
             Clipboard.current.requestText { [weak self] text in
                 guard let self, let text, !text.isEmpty else { return }
-                onMain { [self] in
+                onPassThread { [self] in
                     guard let edit = lock.withLock({ _editor.edit(for: .insert(text)) }) else { return }
                     replace(TextEdit(range: edit.range, replacement: text, kind: .other))
                 }

@@ -180,12 +180,12 @@ public final class KeyboardAvoidingNode: DisplayNode, EditingHost, @unchecked Se
         keyboard.isHidden = true
         addSubnode(viewport)
         addSubnode(keyboard)
-        onMain { [weak self] in
+        onPassThread { [weak self] in
             self?.observer = KeyboardPresence.addObserver { [weak self] in self?.update() }
         }
     }
 
-    deinit { if let observer { let o = observer; onMain { KeyboardPresence.removeObserver(o) } } }
+    deinit { if let observer { let o = observer; onPassThread { KeyboardPresence.removeObserver(o) } } }
 
     public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
         OverlayLayoutSpec(child: viewport,

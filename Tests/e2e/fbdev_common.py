@@ -1,0 +1,134 @@
+"""What the QEMU guest checkers (fbdev_check.py, fbdev_form_check.py, fbdev_bench_check.py) share:
+PASS/FAIL bookkeeping, the guest's serial log, QMP (screendump, key and pointer events) and a
+dependency-free PNG/PPM reader for comparing screendumps with headless references."""
+import json, os, socket, struct, time, zlib
+
+
+class Guest:
+    """One VM's working directory (serial.log, qmp.sock, ctl.sock) as fbdev.sh lays it out.
+
+    give_up_on_exit: wait_for stops waiting once the init script logged the app's exit (unless
+    that line is what it waits for) — for checkers whose app must still be running."""
+
+    def __init__(self, work, shot_prefix='shot', give_up_on_exit=False):
+        self.work, self.shot_prefix, self.give_up_on_exit = work, shot_prefix, give_up_on_exit
+        self.serial = os.path.join(work, 'serial.log')
+        self.results, self.shots, self.q = [], 0, None
+
+    def check(self, name, ok, detail=''):
+        self.results.append(ok)
+        print(('PASS ' if ok else 'FAIL ') + name + (f' ({detail})' if detail else ''), flush=True)
+
+    def all_passed(self):
+        return bool(self.results) and all(self.results)
+
+    def log_text(self):
+        try:
+            return open(self.serial, errors='replace').read()
+        except FileNotFoundError:
+            return ''
+
+    def wait_for(self, text, timeout):
+        end = time.time() + timeout
+        while time.time() < end:
+            t = self.log_text()
+            if text in t: return True
+            if self.give_up_on_exit and 'INIT app exit' in t and 'INIT app exit' not in text: return False
+            time.sleep(0.1)
+        return False
+
+    def connect_qmp(self):
+        self.q = socket.socket(socket.AF_UNIX)
+        self.q.connect(os.path.join(self.work, 'qmp.sock'))
+        self.q.makefile('r').readline()   # the greeting
+        self.qmp('qmp_capabilities')
+
+    def qmp(self, cmd, **args):
+        f = self.q.makefile('rw')
+        f.write(json.dumps({'execute': cmd, 'arguments': args}) + '\n'); f.flush()
+        while True:
+            r = json.loads(f.readline())
+            if 'return' in r or 'error' in r: return r
+
+    def screendump(self):
+        """The guest's screen as (w, h, RGB bytes); a PNG copy is kept beside the PPM."""
+        self.shots += 1
+        path = os.path.join(self.work, f'{self.shot_prefix}{self.shots}.ppm')
+        if os.path.exists(path): os.remove(path)
+        time.sleep(0.3)  # DRM's fbdev emulation flushes dirty pages to the display lazily
+        self.qmp('screendump', filename=path)
+        for _ in range(50):
+            if os.path.exists(path) and os.path.getsize(path) > 0: break
+            time.sleep(0.05)
+        self.qmp('screendump', filename=path[:-4] + '.png', format='png')
+        return read_ppm(path)
+
+    def terminate_app(self):
+        """Asks the guest's init (ctl.sock) to send the app SIGTERM."""
+        c = socket.socket(socket.AF_UNIX); c.connect(os.path.join(self.work, 'ctl.sock')); c.sendall(b'term\n')
+
+    def app_exit_status(self):
+        return next((l.split('=')[1].strip() for l in self.log_text().splitlines() if 'INIT app exit=' in l), '?')
+
+
+def read_png(path):
+    """8-bit RGB/RGBA non-interlaced PNG → (w, h, rows of RGB bytes)."""
+    data = open(path, 'rb').read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n'
+    pos, idat, w = 8, b'', 0
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8]); body = data[pos + 8:pos + 8 + n]; pos += 12 + n
+        if kind == b'IHDR':
+            w, h, depth, ctype, _, _, interlace = struct.unpack('>IIBBBBB', body)
+            assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype, interlace)
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b'IDAT': idat += body
+    raw = zlib.decompress(idat); stride = w * bpp; prev = bytearray(stride); rows = []; o = 0
+    for _ in range(h):
+        f = raw[o]; line = bytearray(raw[o + 1:o + 1 + stride]); o += 1 + stride
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        rows.append(bytes(line) if bpp == 3 else bytes(v for j, v in enumerate(line) if j % 4 != 3))
+    return w, h, b''.join(rows)
+
+
+def read_ppm(path):
+    parts = open(path, 'rb').read().split(b'\n', 3)  # P6 / W H / 255 / data
+    w, h = map(int, parts[1].split())
+    return w, h, parts[3][:w * h * 3]
+
+
+def differing(a, b, quantise=False, tolerance=24):
+    """(pixels whose largest channel difference exceeds tolerance, mean absolute difference).
+    quantise compares at RGB565 precision (a 16-bit framebuffer against a 32-bit reference)."""
+    n, total, bad = len(a) // 3, 0, 0
+    shifts = (3, 2, 3) if quantise else (0, 0, 0)
+    for i in range(n):
+        worst = 0
+        for c in range(3):
+            x, y = a[3 * i + c] >> shifts[c], b[3 * i + c] >> shifts[c]
+            dd = abs(x - y) << shifts[c]
+            total += dd
+            if dd > worst: worst = dd
+        if worst > tolerance: bad += 1
+    return bad, total / (3 * n)
+
+
+def count_changed(a, b):
+    return sum(1 for i in range(0, len(a), 3) if a[i:i + 3] != b[i:i + 3])
+
+
+def tablet_event(axis, v):
+    """A virtio-tablet absolute axis event for QMP input-send-event (0…32767 over the screen)."""
+    return {'type': 'abs', 'data': {'axis': axis, 'value': v}}
+
+
+def button_event(down):
+    return {'type': 'btn', 'data': {'down': down, 'button': 'left'}}
