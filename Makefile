@@ -35,14 +35,24 @@ demo: build
 ## locally), the ThreadSanitizer run of the concurrency tests (SILK_SKIP_TSAN=1 skips it), the
 ## AddressSanitizer run (SILK_SKIP_ASAN=1), a 20 s smoke of each fuzzer (SILK_SKIP_FUZZ=1) and a
 ## 60 s soak, 30 s each of the rainforest and the feed (SILK_SKIP_SOAK=1).
+## Each phase prints a "== make test: …" line with the time, so a slow CI run shows where it went.
+PHASE = @echo "== make test: $$(date +%T) $(1)"
 test: deps-test
+	$(call PHASE,build with tests (debug))
 	$(SWIFT) build --build-tests
+	$(call PHASE,unit + cli + protocol + bench-smoke tests)
 	$(MAKE) --no-print-directory unit-tests cli-tests protocols-check bench-smoke
+	$(call PHASE,end-to-end: Wayland compositors and QEMU framebuffer)
 	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev; fi
+	$(call PHASE,ThreadSanitizer)
 	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
+	$(call PHASE,AddressSanitizer)
 	@if [ "$${SILK_SKIP_ASAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-asan; fi
+	$(call PHASE,fuzz smoke)
 	@if [ "$${SILK_SKIP_FUZZ:-0}" != 1 ]; then $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20; fi
+	$(call PHASE,soak)
 	@if [ "$${SILK_SKIP_SOAK:-0}" != 1 ]; then $(MAKE) --no-print-directory soak SOAK_SECONDS=30; fi
+	$(call PHASE,all passed)
 
 ## ThreadSanitizer over the run loop, render-thread and text concurrency tests (own build folder).
 TSAN_FILTER ?= SilkRunLoopTests|RenderThreadTests|RenderStressTests|NodeStressTests|PipelineTests|concurrentLayoutAndDrawingMatch|ConcurrencyTests
@@ -52,11 +62,15 @@ test-tsan: deps-test
 
 ## AddressSanitizer with leak detection over the unit tests (own build folder). Leaks that are
 ## one-time allocations in system libraries are suppressed in scripts/lsan.supp, each justified.
+## ASAN_UNWIND=fast (default) records allocation stacks by frame pointers; =slow by DWARF, whole
+## stacks through system libraries, ~6x slower (see scripts/lsan-fast-unwind.supp).
 ASAN_FILTER ?=
+ASAN_UNWIND ?= fast
 test-asan: deps-test
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:fast_unwind_on_malloc=0:malloc_context_size=30" \
-	  LSAN_OPTIONS="suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0" \
+	@cat scripts/lsan.supp $(if $(filter slow,$(ASAN_UNWIND)),,scripts/lsan-fast-unwind.supp) > .build-asan/lsan.supp
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:fast_unwind_on_malloc=$(if $(filter slow,$(ASAN_UNWIND)),0,1):malloc_context_size=30" \
+	  LSAN_OPTIONS="suppressions=$(CURDIR)/.build-asan/lsan.supp:print_suppressions=0" \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(if $(ASAN_FILTER),--filter '$(ASAN_FILTER)')
 
 ## libFuzzer + ASan over the PNG and JPEG decoders, text layout, the layout evaluator and the
@@ -70,9 +84,10 @@ fuzz: deps-test
 ## RSS over time and its slope after warm-up, open descriptors, missed frames; fails on growth.
 SOAK_SECONDS ?= 600
 SOAK_SCENES ?= rainforest feed
-soak: build
+soak: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product silk   # the e2e-fbdev build: no rebuild in make test
 	@mkdir -p $(OUT)
-	@for s in $(SOAK_SCENES); do $(SILK) soak $$s --seconds $(SOAK_SECONDS) \
+	@for s in $(SOAK_SCENES); do $(BUILD_DIR)/release/silk soak $$s --seconds $(SOAK_SECONDS) \
 	  --sample-every $$(( $(SOAK_SECONDS) >= 300 ? 10 : 5 )) --csv $(OUT)/soak-$$s.csv || exit 1; done
 
 unit-tests:
