@@ -105,6 +105,9 @@ public final class Canvas {
     }
     private var state: State
     private var stack: [State] = []
+    /// Convex shapes composite the pixels they cover entirely without a mask and rasterize only
+    /// the rest (`ConvexTrapezoids.coveredRect`). Off only in tests, which compare both ways.
+    var compositesCoveredInteriorUnmasked = true
 
     public init(bitmap: Bitmap, scale: Double = 1) {
         self.bitmap = bitmap
@@ -395,8 +398,24 @@ public final class Canvas {
             let box = Rect(x: x0, y: y0, width: ConvexTrapezoids.maxX(d) - x0, height: traps[traps.count - 1].bottomY - y0)
             let pixmanTraps = traps.map(\.pixman)
             withDestinationClip(bitmap.image, state.clip) {
-                compositeThroughClippedMask(source: source, bounds: box, opacity: extraOpacity) { mask, dx, dy in
-                    pixman_add_trapezoids(mask, Int16(clamping: dx), Int32(dy), Int32(pixmanTraps.count), pixmanTraps)
+                func rasterize(_ part: Rect) {
+                    compositeThroughClippedMask(source: source, bounds: part, opacity: extraOpacity) { mask, dx, dy in
+                        pixman_add_trapezoids(mask, Int16(clamping: dx), Int32(dy), Int32(pixmanTraps.count), pixmanTraps)
+                    }
+                }
+                // Large shapes: the pixels the shape covers entirely go through no mask (a
+                // rounded layer's mask rasterization was most of a frame of overlapping
+                // translucent layers); the rest of the box is rasterized in four parts.
+                let outer = box.integral
+                if compositesCoveredInteriorUnmasked, outer.width * outer.height >= 1024,
+                   let inner = ConvexTrapezoids.coveredRect(traps), inner.width * inner.height * 4 >= outer.width * outer.height {
+                    compositeUnmasked(source: source, rect: inner, opacity: extraOpacity)
+                    rasterize(Rect(x: outer.minX, y: outer.minY, width: outer.width, height: inner.minY - outer.minY))
+                    rasterize(Rect(x: outer.minX, y: inner.maxY, width: outer.width, height: outer.maxY - inner.maxY))
+                    rasterize(Rect(x: outer.minX, y: inner.minY, width: inner.minX - outer.minX, height: inner.height))
+                    rasterize(Rect(x: inner.maxX, y: inner.minY, width: outer.maxX - inner.maxX, height: inner.height))
+                } else {
+                    rasterize(box)
                 }
             }
             return
@@ -442,6 +461,18 @@ public final class Canvas {
         pixman_image_composite32(PIXMAN_OP_OVER, source, mask.image, bitmap.image,
                                  Int32(box.minX), Int32(box.minY), 0, 0,
                                  Int32(box.minX), Int32(box.minY), Int32(box.width), Int32(box.height))
+    }
+
+    /// Composites `source` over the device pixels of `rect` (integral) at `opacity` without a
+    /// coverage mask: exactly what a mask of 255s scaled by `opacity` would give.
+    private func compositeUnmasked(source: OpaquePointer, rect: Rect, opacity: Double) {
+        let r = rect.intersection(state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
+        guard !r.isEmpty else { return }
+        let alpha = opacity < 1 ? PixmanImage.solid(Color(white: 0, alpha: opacity)) : nil
+        if opacity < 1 && alpha == nil { return }
+        pixman_image_composite32(PIXMAN_OP_OVER, source, alpha?.image, bitmap.image,
+                                 Int32(r.minX), Int32(r.minY), 0, 0,
+                                 Int32(r.minX), Int32(r.minY), Int32(r.width), Int32(r.height))
     }
 
     private func triangle(_ a: Point, _ b: Point, _ c: Point) -> pixman_triangle_t {

@@ -62,6 +62,54 @@ struct ConvexTrapezoids {
         return out
     }
 
+    /// A pixel-aligned rectangle every pixel of which the bands cover entirely, or nil. pixman
+    /// gives such pixels full coverage (255), so they can be composited without a mask and only
+    /// the rest of the shape's box needs rasterizing: for a rounded rectangle that is its corner
+    /// rows and, when its sides fall between pixels, 1-pixel strips — instead of its whole area.
+    ///
+    /// Per pixel row the covered span is `[max(xL(y), xL(y+1)), min(xR(y), xR(y+1))]`: a convex
+    /// shape's left boundary is a convex function of y and its right a concave one, so their
+    /// extremes over a row are at the row's top and bottom. Evaluated on pixman's own fixed-point
+    /// edges. pixman samples a pixel 1/34 px inside its left and right sides (17 columns of
+    /// samples at 8 bits) and 1/30 px inside its top and bottom, so an edge up to 1/128 px into
+    /// a pixel still leaves every sample inside: that margin absorbs rounding without ever
+    /// counting a partly covered pixel. The rectangle grows up and down from the widest row
+    /// while the rows cover its span.
+    static func coveredRect(_ bands: [ConvexTrapezoids]) -> Rect? {
+        guard let first = bands.first, let last = bands.last else { return nil }
+        let top = Double(first.pixman.top) / 65536, bottom = Double(last.pixman.bottom) / 65536
+        let r0 = Int(top.rounded(.up)), r1 = Int(bottom.rounded(.down))
+        guard r1 > r0 else { return nil }
+        func line(_ l: pixman_line_fixed_t, _ y: Double) -> Double {
+            let x1 = Double(l.p1.x) / 65536, y1 = Double(l.p1.y) / 65536
+            let x2 = Double(l.p2.x) / 65536, y2 = Double(l.p2.y) / 65536
+            return y2 == y1 ? min(x1, x2) : x1 + (x2 - x1) * (y - y1) / (y2 - y1)
+        }
+        var k = 0
+        func edges(at y: Double) -> (Double, Double) {
+            while k < bands.count - 1 && Double(bands[k].pixman.bottom) / 65536 < y { k += 1 }
+            let t = bands[k].pixman
+            return (line(t.left, y), line(t.right, y))
+        }
+        let margin = 1.0 / 128
+        var spans: [(lo: Int, hi: Int)] = []
+        spans.reserveCapacity(r1 - r0)
+        var upper = edges(at: Double(r0))
+        for r in r0..<r1 {
+            let lower = edges(at: Double(r + 1))
+            let lo = (max(upper.0, lower.0) - margin).rounded(.up), hi = (min(upper.1, lower.1) + margin).rounded(.down)
+            spans.append(hi > lo ? (Int(lo), Int(hi)) : (0, 0))
+            upper = lower
+        }
+        guard let widest = spans.indices.max(by: { spans[$0].hi - spans[$0].lo < spans[$1].hi - spans[$1].lo }),
+              spans[widest].hi > spans[widest].lo else { return nil }
+        let (lo, hi) = spans[widest]
+        var a = widest, b = widest + 1
+        while a > 0 && spans[a - 1].lo <= lo && spans[a - 1].hi >= hi { a -= 1 }
+        while b < spans.count && spans[b].lo <= lo && spans[b].hi >= hi { b += 1 }
+        return Rect(x: Double(lo), y: Double(r0 + a), width: Double(hi - lo), height: Double(b - a))
+    }
+
     private static func x(at y: Double, _ p0: Point, _ p1: Point) -> Double {
         p0.x + (p1.x - p0.x) * (y - p0.y) / (p1.y - p0.y)
     }
