@@ -405,10 +405,12 @@ public final class Canvas {
                 }
                 // Large shapes: the pixels the shape covers entirely go through no mask (a
                 // rounded layer's mask rasterization was most of a frame of overlapping
-                // translucent layers); the rest of the box is rasterized in four parts.
-                let outer = box.integral
-                if compositesCoveredInteriorUnmasked, outer.width * outer.height >= 1024,
-                   let inner = ConvexTrapezoids.coveredRect(traps), inner.width * inner.height * 4 >= outer.width * outer.height {
+                // translucent layers); the rest of the box is rasterized in four parts. Both
+                // ways give the same pixels, so looking only at the drawn part is safe.
+                let outer = box.integral.intersection(state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
+                if compositesCoveredInteriorUnmasked, !outer.isEmpty, outer.width * outer.height >= 1024,
+                   let inner = ConvexTrapezoids.coveredRect(traps, rows: Int(outer.minY)..<Int(outer.maxY))?.intersection(outer),
+                   !inner.isEmpty, inner.width * inner.height * 4 >= outer.width * outer.height {
                     compositeUnmasked(source: source, rect: inner, opacity: extraOpacity)
                     rasterize(Rect(x: outer.minX, y: outer.minY, width: outer.width, height: inner.minY - outer.minY))
                     rasterize(Rect(x: outer.minX, y: inner.maxY, width: outer.width, height: outer.maxY - inner.maxY))

@@ -75,10 +75,13 @@ struct ConvexTrapezoids {
     /// a pixel still leaves every sample inside: that margin absorbs rounding without ever
     /// counting a partly covered pixel. The rectangle grows up and down from the widest row
     /// while the rows cover its span.
-    static func coveredRect(_ bands: [ConvexTrapezoids]) -> Rect? {
+    ///
+    /// Only rows within `rows` are considered (the part of the device that will be drawn), so
+    /// a tall shape costs its visible rows, not its height.
+    static func coveredRect(_ bands: [ConvexTrapezoids], rows: Range<Int> = Int(Int32.min)..<Int(Int32.max)) -> Rect? {
         guard let first = bands.first, let last = bands.last else { return nil }
         let top = Double(first.pixman.top) / 65536, bottom = Double(last.pixman.bottom) / 65536
-        let r0 = Int(top.rounded(.up)), r1 = Int(bottom.rounded(.down))
+        let r0 = max(Int(top.rounded(.up)), rows.lowerBound), r1 = min(Int(bottom.rounded(.down)), rows.upperBound)
         guard r1 > r0 else { return nil }
         func line(_ l: pixman_line_fixed_t, _ y: Double) -> Double {
             let x1 = Double(l.p1.x) / 65536, y1 = Double(l.p1.y) / 65536

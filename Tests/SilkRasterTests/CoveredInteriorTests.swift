@@ -16,6 +16,22 @@ import SilkGeometry
         #expect(inner.minX == 11 && inner.maxX == 110 && inner.minY <= 23 && inner.maxY >= 78, "\(inner)")
     }
 
+    /// A shape far taller than the canvas: only the drawn rows are examined, and the pixels
+    /// still match a whole rasterization.
+    @Test func aTallShapeLooksOnlyAtTheDrawnRows() throws {
+        let tall = Shapes.roundedRect(Rect(x: 5.5, y: -3000.25, width: 80, height: 6000), radius: 16, segmentsPerCorner: 8)
+        let bands = try #require(ConvexTrapezoids.decompose(tall))
+        #expect(ConvexTrapezoids.coveredRect(bands, rows: 10..<50) == Rect(x: 6, y: 10, width: 79, height: 40))
+        let split = Canvas(bitmap: try Bitmap(width: 100, height: 60))
+        let whole = Canvas(bitmap: try Bitmap(width: 100, height: 60))
+        whole.compositesCoveredInteriorUnmasked = false
+        for c in [split, whole] {
+            c.clip(to: Rect(x: 0, y: 7, width: 100, height: 40))
+            c.fillRoundedRect(Rect(x: 5.5, y: -3000.25, width: 80, height: 6000), cornerRadius: 16, with: .color(Color(rgb: 0x4c86a8, alpha: 0.5)))
+        }
+        for y in 0..<60 { for x in 0..<100 { #expect(split.bitmap.argb32(x: x, y: y) == whole.bitmap.argb32(x: x, y: y)) } }
+    }
+
     @Test func aThinSliverCoversNoWholePixel() throws {
         let sliver = [Point(x: 0.2, y: 0), Point(x: 0.8, y: 0), Point(x: 0.8, y: 50), Point(x: 0.2, y: 50)]
         let bands = try #require(ConvexTrapezoids.decompose(sliver))
