@@ -123,6 +123,12 @@ wait_log() {
   return 1
 }
 
+# wait_log_count NAME NEEDLE COUNT SECONDS: the client's log shows NEEDLE at least COUNT times
+wait_log_count() {
+  for _ in $(seq 1 $(( $4 * 20 ))); do [ "$(grep -cF -- "$2" "$OUT/$1-client.log")" -ge "$3" ] && return 0; sleep 0.05; done
+  return 1
+}
+
 shoot_weston() { (cd "$OUT" && rm -f wayland-screenshot-*.png && XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 weston-screenshooter >/dev/null 2>&1 \
   && mv wayland-screenshot-*.png "$1"); }
 shoot_grim() { XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 grim "$1" 2>/dev/null; }
@@ -245,6 +251,26 @@ if want form && start_sway form 1024 768 1; then
       ok "sway form: Enter in the PIN submits the form"
     else bad "sway form: no submission line ($OUT/form-client.log)"; fi
   else bad "sway form: the form did not start ($OUT/form-client.log)"; fi
+  stop_client; stop_compositor
+fi
+
+echo "== sway: the photo feed (HTTP, batch fetching, keys)"
+# silk demo feed starts its own HTTP server on 127.0.0.1; the first page's photos must arrive
+# and show, then End (typed with wtype) scrolls to the bottom, which must fetch the next page
+# by batch fetching and change the screen.
+if want feed && start_sway feed 1024 768 1; then
+  run_client feed demo feed --backend wayland --no-scroll
+  if wait_log feed "feed: photos shown" 40 && wait_log feed "feed: 20 posts" 1; then
+    ok "sway feed: the first page's photos arrive over HTTP and are shown"
+    shoot_grim "$OUT/feed-first.png"
+    XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 wtype -k Escape -s 300 -k End || log "wtype End failed"
+    # After the jump the new posts' photos download and show: a second "photos shown" line,
+    # for posts past the first page's top.
+    if wait_log feed "feed: 40 posts" 15 && wait_log_count feed "feed: photos shown" 2 20 \
+       && wait_match feed-scrolled shoot_grim "$OUT/feed-first.png" 10 --expect-different; then
+      ok "sway feed: End scrolls to the bottom, batch fetching loads the next page, its photos show"
+    else bad "sway feed: no second page or no change after End: $(grep 'feed: ' "$OUT/feed-client.log" | tail -1)"; fi
+  else bad "sway feed: the photos were not shown ($OUT/feed-client.log)"; fi
   stop_client; stop_compositor
 fi
 
