@@ -193,22 +193,24 @@ struct DemoCommand: ParsableCommand {
 }
 
 /// The demo's root: shows one content node filling the window, and swaps it when the window
-/// is resized (the rainforest grid is built for one width).
-final class DemoRootNode: DisplayNode, @unchecked Sendable {
+/// is resized (the rainforest grid is built for one width). The soak's root adds floating
+/// nodes over the content (`SoakRootNode`).
+class DemoRootNode: DisplayNode, @unchecked Sendable {
     private var _content: DisplayNode
-    init(content: DisplayNode) {
+    init(content: DisplayNode, name: String = "demo-root") {
         _content = content
         super.init()
-        name = "demo-root"
+        self.name = name
         addSubnode(content)
     }
     /// Set on the main thread; read under the node's lock, as layout may run on any thread.
+    /// The new content goes below any other subnodes.
     var content: DisplayNode {
         get { lock.withLock { _content } }
         set {
             let old = lock.withLock { () -> DisplayNode in let o = _content; _content = newValue; return o }
             old.removeFromSupernode()
-            addSubnode(newValue)
+            insertSubnode(newValue, at: 0)
             setNeedsLayout()
         }
     }

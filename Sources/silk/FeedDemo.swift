@@ -25,11 +25,12 @@ func startFeedDemo(window: Window, app: Application) -> (Double) -> Void {
     var lastOffset = Point(x: -1, y: -1)
     app.loop.addTimer(after: .milliseconds(100), repeating: .milliseconds(100)) {
         _ = session  // the server lives as long as the demo
-        let visible = feed.visibleItemPaths
         // Settled: the same scroll offset for three ticks, on posts not announced yet.
         let offset = feed.contentOffset
         defer { lastOffset = offset }
-        guard let first = visible.map(\.item).min(), first != announcedFirst, offset == lastOffset else { settledTicks = 0; return }
+        guard offset == lastOffset else { settledTicks = 0; return }
+        let visible = feed.visibleItemPaths
+        guard let first = visible.map(\.item).min(), first != announcedFirst else { settledTicks = 0; return }
         let shown = visible.allSatisfy { feed.cell(at: $0.item)?.photoIsShown == true }
         let idle = shown && !TransactionCommitter.shared.hasPendingCommits && window.presentedFrames > 0
             && window.renderThread.waitUntilPresented(timeout: 0, includingAnimations: true)

@@ -131,28 +131,13 @@ final class RainforestSoak: SoakScene {
     }
 }
 
-/// The soak's root: the scene's content filling the window, with cards floating over it at
-/// absolute positions. Main thread for changes; the spec reads a snapshot under the node lock.
-final class SoakRootNode: DisplayNode, @unchecked Sendable {
-    private var _content: DisplayNode
+/// The soak's root: the scene's content filling the window (`DemoRootNode`), with cards
+/// floating over it at absolute positions. Main thread for changes; the spec reads them under
+/// the node lock.
+final class SoakRootNode: DemoRootNode, @unchecked Sendable {
     private var _floating: [DisplayNode] = []
 
-    init(content: DisplayNode) {
-        _content = content
-        super.init()
-        name = "soak-root"
-        addSubnode(content)
-    }
-
-    var content: DisplayNode {
-        get { lock.withLock { _content } }
-        set {
-            let old = lock.withLock { () -> DisplayNode in let o = _content; _content = newValue; return o }
-            old.removeFromSupernode()
-            insertSubnode(newValue, at: 0)
-            setNeedsLayout()
-        }
-    }
+    init(content: DisplayNode) { super.init(content: content, name: "soak-root") }
 
     var floating: [DisplayNode] { lock.withLock { _floating } }
 
@@ -174,7 +159,6 @@ final class SoakRootNode: DisplayNode, @unchecked Sendable {
     }
 
     override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
-        let (content, floating) = lock.withLock { (_content, _floating) }
         let over = AbsoluteLayoutSpec(sizing: .default, children: floating)
         return OverlayLayoutSpec(child: InsetLayoutSpec(insets: EdgeInsets(), child: content), overlay: over)
     }
