@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SilkRaster", targets: ["SilkRaster"]),
         .library(name: "SilkLayout", targets: ["SilkLayout"]),
         .library(name: "SilkRunLoop", targets: ["SilkRunLoop"]),
+        .library(name: "SilkInput", targets: ["SilkInput"]),
         .library(name: "SilkRender", targets: ["SilkRender"]),
         .library(name: "SilkNodes", targets: ["SilkNodes"]),
         .library(name: "SilkFramebuffer", targets: ["SilkFramebuffer"]),
@@ -56,22 +57,27 @@ let package = Package(
                                "CFribidi", "CPNG", "CTurboJPEG"],
                 swiftSettings: strict),
         .target(name: "SilkRunLoop", dependencies: ["CSilkLinux"], swiftSettings: strict),
-        // xkbcommon-compose (dead keys), shared by the Wayland seat and the evdev keyboard.
-        .target(name: "SilkXKB", dependencies: ["CXKBCommon"], swiftSettings: strict),
-        .target(name: "SilkRender", dependencies: ["SilkGeometry", "SilkRaster", "CSilkLinux"], swiftSettings: strict),
-        .target(name: "SilkNodes", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkRender"],
+        // Input below the presenters (LVGL's indev): event values, the xkbcommon keyboard and
+        // compose wrapper shared by the Wayland seat and evdev, clipboard and keyboard presence,
+        // the kinetic-scroll model.
+        .target(name: "SilkInput", dependencies: ["SilkGeometry", "CXKBCommon"], swiftSettings: strict),
+        .target(name: "SilkRender", dependencies: ["SilkGeometry", "SilkRaster", "SilkInput", "SilkRunLoop", "CSilkLinux"],
                 swiftSettings: strict),
-        // The framebuffer presenter and evdev input (uses SilkNodes only for `InputEvent` values).
+        .target(name: "SilkNodes", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender"],
+                swiftSettings: strict),
+        // Presenters know nothing of nodes: they report to their window through
+        // `PresenterEventHandler` (SilkRender) with SilkInput's values.
         .target(name: "SilkFramebuffer",
-                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
-                               "CSilkLinux", "CXKBCommon", "SilkXKB"],
+                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender", "CSilkLinux", "CXKBCommon"],
                 swiftSettings: strict),
         .target(name: "SilkWayland",
-                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
-                               "CWaylandClient", "CWaylandProtocols", "CWaylandCursor", "CXKBCommon", "CSilkLinux", "SilkXKB"],
+                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender",
+                               "CWaylandClient", "CWaylandProtocols", "CWaylandCursor", "CXKBCommon", "CSilkLinux"],
                 swiftSettings: strict),
-        .target(name: "Silk", dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
-                                             "SilkFramebuffer", "SilkWayland"],
+        // The umbrella an app imports: re-exports the modules a screen is built from, adds
+        // `Application`, `Window` and the backend choice.
+        .target(name: "Silk", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender",
+                                             "SilkNodes", "SilkFramebuffer", "SilkWayland"],
                 swiftSettings: strict),
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.
@@ -99,7 +105,7 @@ let package = Package(
         .testTarget(name: "SilkTests", dependencies: ["Silk", "SilkNodes", "SilkRunLoop", "SilkRender", "SilkLayout"],
                     swiftSettings: strict),
         .testTarget(name: "SilkNodesTests", dependencies: ["SilkNodes", "SilkTestSupport", "SilkScenes", "SilkDemoServer", "SilkNetworkImage"], swiftSettings: strict),
-        .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkXKB", "SilkTestSupport"],
+        .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkInput", "SilkTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkTestSupport"], swiftSettings: strict),
         .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster"], swiftSettings: strict),

@@ -45,9 +45,12 @@ public final class Application {
                                       takeConsole: takesConsole)
         explanation?(choice.explanation)
         let window = try Window(presenter: choice.presenter, background: background, loop: loop)
-        try connect(window, to: choice.presenter)
+        window.closeRequested = { [weak self] in self?.quit() }
+        window.backendFailed = { [weak self] message in self?.fail(message) }
+        // Every interactive backend (Wayland's presenter, the framebuffer session) reports
+        // resizes, input, close and failures to the window through one protocol.
+        try choice.eventSource?.startEvents(handler: window, loop: loop)
         windows.append(window)
-        choice.attach?(window)
         return window
     }
 

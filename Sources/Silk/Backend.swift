@@ -1,6 +1,5 @@
 import Foundation
 import SilkGeometry
-import SilkNodes
 import SilkRaster
 import SilkRender
 import SilkWayland
@@ -40,8 +39,9 @@ public struct BackendChoice {
     public let backend: Backend
     /// Human-readable reasoning ("WAYLAND_DISPLAY is not set; /dev/fb0: …; using headless").
     public let explanation: String
-    /// Called once the window exists (the framebuffer backend starts input there).
-    var attach: (@MainActor (Window) -> Void)? = nil
+    /// What reports the backend's events (resizes, input, close, failures) to the window:
+    /// the Wayland presenter, or the framebuffer session with its evdev input; nil for headless.
+    public var eventSource: (any PresenterEventSource)? = nil
 }
 
 extension Backend {
@@ -65,7 +65,8 @@ extension Backend {
             do {
                 let p = try Backend.openWayland(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale,
                                                 options: options, environment: environment)
-                return BackendChoice(presenter: p, backend: .wayland, explanation: "wayland on \(p.display.socketName) (requested)")
+                return BackendChoice(presenter: p, backend: .wayland, explanation: "wayland on \(p.display.socketName) (requested)",
+                                     eventSource: p)
             } catch {
                 throw BackendError("--backend wayland: \(error)")
             }
@@ -81,7 +82,8 @@ extension Backend {
                 do {
                     let p = try Backend.openWayland(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale,
                                                 options: options, environment: environment)
-                    return BackendChoice(presenter: p, backend: .wayland, explanation: "WAYLAND_DISPLAY=\(display): using wayland")
+                    return BackendChoice(presenter: p, backend: .wayland, explanation: "WAYLAND_DISPLAY=\(display): using wayland",
+                                         eventSource: p)
                 } catch {
                     reasons.append("WAYLAND_DISPLAY=\(display) is set, but \(error)")
                 }
@@ -93,7 +95,7 @@ extension Backend {
                                                          environment: environment)
                 return BackendChoice(presenter: choice.presenter, backend: .fbdev,
                                      explanation: reasons.joined(separator: "; ") + "; " + choice.explanation,
-                                     attach: choice.attach)
+                                     eventSource: choice.eventSource)
             } catch {
                 reasons.append("\(error)")
             }
@@ -119,22 +121,5 @@ extension Backend {
         o.opaque = options.opaque
         let name = environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 } ?? "wayland-0"
         return try WaylandPresenter(options: o, displayName: name)
-    }
-}
-
-extension Application {
-    /// Connects a presenter's window events to `window` and the app: Wayland configure →
-    /// `Window.resize`, seat input → `Window.handle`, `xdg_toplevel.close` → `quit()`, a lost
-    /// connection → `fail(_:)` (one message, non-zero exit).
-    func connect(_ window: Window, to presenter: any Presenter) throws {
-        window.backendFailed = { [weak self] message in self?.fail(message) }
-        guard let wayland = presenter as? WaylandPresenter else { return }
-        var events = WaylandPresenter.Events()
-        events.resize = { [weak window] size, scale in window?.resize(to: size, scale: scale) }
-        events.input = { [weak window] event in MainActor.assumeIsolated { window?.handle(event) } }
-        events.close = { [weak self] in MainActor.assumeIsolated { self?.quit() } }
-        events.fatalError = { [weak self] message in MainActor.assumeIsolated { self?.fail(message) } }
-        wayland.events = events
-        try wayland.attach(to: loop)
     }
 }

@@ -1,20 +1,21 @@
 import Foundation
 import SilkGeometry
+import SilkInput
+import SilkNodes
 import SilkRaster
 import SilkRender
 import SilkRunLoop
 
-/// A window: a root layer the app builds its tree under, shown by a presenter through the
-/// render thread.
+/// A window: a root layer shown by a presenter through its own render thread, and — once a
+/// root node is set — its own node runtime: the `NodePass` (layout, layers, display jobs), its
+/// `TransactionCommitter` and the `InputDispatcher`.
 ///
-/// Commits happen in one place: a `.beforeWaiting` observer of the main loop with
-/// `Window.commitObserverOrder` (late, so node-level committers registered before it run first)
-/// hands the root layer's snapshot to the render thread when it changed. Setting layer
-/// properties never renders by itself; frames come on the presenter's clock.
-public final class Window {
-    /// Order of the window's commit observer among `.beforeWaiting` observers.
-    public static let commitObserverOrder = 1_000_000
-
+/// Each main-loop iteration runs, at the orders of `ObserverOrder`: the node pass, the
+/// transaction committer, then the window's layer commit, which hands the root layer's snapshot
+/// to the render thread when it changed. Setting properties never renders by itself; frames come
+/// on the presenter's clock. Main thread, except where a member says otherwise.
+@MainActor
+public final class Window: PresenterEventHandler {
     public let rootLayer = Layer()
     public let presenter: any Presenter
     public let renderThread: RenderThread
@@ -24,18 +25,25 @@ public final class Window {
     /// Called on the main thread after `resize(to:scale:)` (apps relayout content that depends
     /// on the window size).
     public var onResize: ((Size, Double) -> Void)?
-    /// Set by the application: ends the app with a message and a non-zero exit when the
-    /// backend fails under the window (a lost compositor, a vanished framebuffer).
+    /// The root node's pass and committer, while a root node is shown.
+    public private(set) var nodePass: NodePass?
+    /// Hit testing, gestures and focus for the root node's tree, while one is shown.
+    public private(set) var inputDispatcher: InputDispatcher?
+
+    /// Set by the application: the user asked to close the window, or its backend failed under
+    /// it (a lost compositor, a vanished framebuffer: ends the app with a message, non-zero).
+    var closeRequested: (() -> Void)?
     var backendFailed: ((String) -> Void)?
+
     private var lastCommitted: LayerSnapshot?
-    /// The node pass when a root node is shown (see `setRootNode`).
-    public internal(set) var nodePass: AnyObject?
-    /// The node tree's input dispatcher when a root node is shown (an `InputDispatcher`).
-    public internal(set) var inputDispatcher: AnyObject?
-    /// The loop timer serving the dispatcher's next deadline (a `TimerToken`), if armed.
-    var inputDeadlineTimer: Any?
-    private var observer: ObserverToken?
-    private weak var loop: EventLoop?
+    /// The loop timer serving the dispatcher's next deadline, if armed.
+    private var inputDeadlineTimer: TimerToken?
+    private var commitObserver: ObserverToken?
+    /// The observers the current root node installed (its pass and committer).
+    private var rootNodeObservers: [ObserverToken] = []
+    private var displayedObserver: ObserverToken?
+    private var displayedCallbacks: [@MainActor () -> Void] = []
+    private let loop: EventLoop
 
     init(presenter: any Presenter, background: Color, loop: EventLoop) throws {
         self.presenter = presenter
@@ -50,10 +58,88 @@ public final class Window {
         let counter = frameCounter
         renderThread.onFrame { if $0.didPresent { counter.increment() } }
         renderThread.start()
-        observer = loop.addObserver(.beforeWaiting, order: Window.commitObserverOrder) { [weak self] _ in
-            self?.commitIfNeeded()
+        commitObserver = loop.addObserver(.beforeWaiting, order: .windowCommit) { [weak self] _ in
+            MainActor.assumeIsolated { _ = self?.commitIfNeeded() }
         }
     }
+
+    // MARK: Root node
+
+    /// Shows `node` filling the window. The node tree then drives the layer tree through the
+    /// window's own `NodePass` and `TransactionCommitter`; input reaches the tree through a new
+    /// `InputDispatcher`. A previous root node is detached first: its layers leave the window,
+    /// its observers and gesture timer are removed, and it no longer receives input.
+    public func setRootNode(_ node: DisplayNode) {
+        removeRootNode()
+        let loop = self.loop
+        let wake: @Sendable () -> Void = { loop.wakeUp() }
+        let pass = NodePass(rootNode: node, hostLayer: rootLayer, size: size, scale: scale)
+        pass.wakeUp = wake
+        nodePass = pass
+        inputDispatcher = InputDispatcher(rootNode: node)
+        rootNodeObservers = [
+            loop.addObserver(.beforeWaiting, order: .nodePass) { _ in pass.run() },
+            loop.addObserver(.beforeWaiting, order: .transactionCommit) { _ in pass.committer.commit() },
+        ]
+    }
+
+    /// Detaches the root node, if any (see `setRootNode`).
+    public func removeRootNode() {
+        for token in rootNodeObservers { loop.removeObserver(token) }
+        rootNodeObservers = []
+        if let timer = inputDeadlineTimer { loop.cancelTimer(timer) }
+        inputDeadlineTimer = nil
+        inputDispatcher = nil
+        nodePass?.detach()
+        nodePass = nil
+    }
+
+    // MARK: Knowing a screen is shown
+
+    /// Whether the root node's tree is fully displayed: no layout or display work pending or
+    /// running, every finished result published, and the render thread has presented the
+    /// window's latest layer tree (animations included, such as placeholder fade-ins). A window
+    /// without a root node is displayed once its layers are presented.
+    public var isDisplayed: Bool {
+        if let pass = nodePass, !pass.isDisplayComplete { return false }
+        guard lastCommitted === rootLayer.snapshot() else { return false }
+        return renderThread.waitUntilPresented(timeout: 0, includingAnimations: true)
+    }
+
+    /// Calls `body` once on the main loop as soon as `isDisplayed` holds — now, if it already
+    /// does, else after the iteration in which it becomes true. Use it instead of polling: to
+    /// take a screenshot of a finished screen, start an attract loop, or measure start-up.
+    public func whenDisplayed(_ body: @escaping @MainActor () -> Void) {
+        displayedCallbacks.append(body)
+        if displayedObserver == nil {
+            displayedObserver = loop.addObserver(.beforeWaiting, order: .displayCallbacks) { [weak self] _ in
+                MainActor.assumeIsolated { self?.runDisplayedCallbacks() }
+            }
+        }
+        loop.wakeUp()
+    }
+
+    /// Suspends until `isDisplayed` holds (`whenDisplayed` for async code on the main actor).
+    public func displayed() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in whenDisplayed { c.resume() } }
+    }
+
+    private func runDisplayedCallbacks() {
+        guard !displayedCallbacks.isEmpty else { return }
+        guard isDisplayed else {
+            // The render thread presents asynchronously: look again shortly even if nothing
+            // else wakes the loop.
+            loop.addTimer(after: .milliseconds(4)) { [weak self] in self?.loop.wakeUp() }
+            return
+        }
+        let callbacks = displayedCallbacks
+        displayedCallbacks = []
+        if let token = displayedObserver { loop.removeObserver(token) }
+        displayedObserver = nil
+        for body in callbacks { body() }
+    }
+
+    // MARK: Committing and resizing
 
     /// Hands the current tree to the render thread if anything changed since the last commit.
     /// Called by the loop's observer; call it directly only outside a running loop (tests).
@@ -68,18 +154,72 @@ public final class Window {
 
     /// Adopts a new size (points) and scale from the presenter (a Wayland configure): the root
     /// layer and node tree are laid out again, and the next commit is forced even if nothing
-    /// else changed, so the render thread presents at the new size within one frame. Main thread.
+    /// else changed, so the render thread presents at the new size within one frame.
     public func resize(to newSize: Size, scale newScale: Double) {
         guard newSize.isValidExtent, !newSize.isEmpty, newScale.isFinite, newScale > 0 else { return }
         let scaleChanged = newScale != scale
         size = newSize
         scale = newScale
         rootLayer.frame = Rect(size: newSize)
-        resizeNodes(scaleChanged: scaleChanged)
+        if let pass = nodePass {
+            pass.size = size
+            pass.scale = scale
+            // At a new scale every node redraws, so text and images are rasterized at the new
+            // device pixels.
+            if scaleChanged {
+                func redraw(_ node: DisplayNode) {
+                    node.setNeedsDisplay()
+                    for n in node.subnodes { redraw(n) }
+                }
+                redraw(pass.rootNode)
+            }
+        }
         lastCommitted = nil
-        loop?.wakeUp()
+        loop.wakeUp()
         onResize?(newSize, newScale)
     }
+
+    // MARK: Input
+
+    /// Delivers an input event to the node tree, and re-arms the one timer that serves the
+    /// dispatcher's next gesture deadline (long press, key repeat). Presenters call it through
+    /// `PresenterEventHandler`; tests and scripted input may call it directly.
+    public func handle(_ event: InputEvent) {
+        guard let dispatcher = inputDispatcher else { return }
+        dispatcher.handle(event)
+        armInputDeadline(dispatcher)
+    }
+
+    /// One pending timer at most: each event replaces the previous deadline's timer.
+    private func armInputDeadline(_ dispatcher: InputDispatcher) {
+        if let token = inputDeadlineTimer { loop.cancelTimer(token) }
+        inputDeadlineTimer = nil
+        guard let deadline = dispatcher.nextDeadline else { return }
+        let delay = max(0, deadline - InputClock.now)
+        inputDeadlineTimer = loop.addTimer(after: .nanoseconds(Int64(delay * 1e9))) { [weak self, weak dispatcher] in
+            guard let dispatcher else { return }
+            dispatcher.tick(now: InputClock.now)
+            MainActor.assumeIsolated {
+                guard let self, self.inputDispatcher === dispatcher else { return }
+                self.inputDeadlineTimer = nil
+                self.armInputDeadline(dispatcher)
+            }
+        }
+    }
+
+    // MARK: PresenterEventHandler
+
+    public func presenterDidResize(to size: Size, scale: Double) { resize(to: size, scale: scale) }
+    public func presenterDidReceive(_ event: InputEvent) { handle(event) }
+    public func presenterDidRequestClose() { closeRequested?() }
+    public func presenterDidFail(_ message: String) {
+        if let backendFailed { backendFailed(message) } else { FileHandle.standardError.write(Data("silk: \(message)\n".utf8)); loop.stop() }
+    }
+    public var overlayHostLayer: Layer { rootLayer }
+    public var renderFailure: (any Error)? { renderThread.error }
+    public func presenterWillShutDown() { close() }
+
+    // MARK: Frames and closing
 
     /// Frames the presenter has shown (counted on the render thread).
     public var presentedFrames: Int { frameCounter.value }
@@ -87,8 +227,8 @@ public final class Window {
 
     /// Stops the render thread (the window shows nothing afterwards).
     public func close() {
-        if let observer { loop?.removeObserver(observer) }
-        observer = nil
+        if let commitObserver { loop.removeObserver(commitObserver) }
+        commitObserver = nil
         renderThread.stop()
     }
 }

@@ -48,6 +48,9 @@ public struct FrameObservation {
     public var measuring: Bool
     /// Main-thread CPU time of this frame, milliseconds.
     public var mainBusyMs: Double
+    /// Results the scene's committer applied although their job had been cancelled, so far in
+    /// this mode (must stay 0; node scenes only).
+    public var staleApplied = 0
 }
 
 /// A scene the frame runner drives: built once per mode on the main thread, then updated on a

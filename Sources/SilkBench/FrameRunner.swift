@@ -34,15 +34,7 @@ public struct FrameRunner {
     public var modeSeconds: Double { settings.warmupSeconds + settings.measuredSeconds }
 
     public func run(_ type: any BenchScene.Type, mode: BenchMode) throws -> (result: ModeResult, notes: [String]) {
-        let scheduler = NodeScheduler.shared, committer = TransactionCommitter.shared
-        // The node pipeline is global: only node scenes set its mode, statistics and wake-up
-        // (so a layer scene can run beside other users of the scheduler, as in tests).
         let usesNodes = type.supportsSync
-        if usesNodes {
-            scheduler.synchronousDisplay = mode == .sync
-            committer.resetStatistics()
-        }
-        defer { if usesNodes { scheduler.synchronousDisplay = false } }
         ProcessMeasurements.resetPeakRSS()
         let window = type.window(settings)
 
@@ -58,12 +50,11 @@ public struct FrameRunner {
         defer { render.stop() }
         let pass = stage.rootNode.map { NodePass(rootNode: $0, hostLayer: stage.root, size: stage.size, scale: stage.scale) }
         precondition(pass == nil || usesNodes, "\(type.name): a node scene must declare supportsSync")
+        // The scene's own node runtime: its display mode, committer statistics and wake-up.
         let wake = DispatchSemaphore(value: 0)
-        if pass != nil {
-            scheduler.wakeUp = { wake.signal() }
-            committer.wakeUp = { wake.signal() }
-        }
-        defer { if pass != nil { scheduler.wakeUp = nil; committer.wakeUp = nil } }
+        pass?.synchronousDisplay = mode == .sync
+        pass?.wakeUp = { wake.signal() }
+        defer { pass?.wakeUp = nil }
 
         struct Sample { var start: Double; var busy: Double; var mainWall: Double; var frameWall: Double }
         let slot = 1.0 / 60
@@ -113,9 +104,9 @@ public struct FrameRunner {
                 if nextUpdate < late { nextUpdate = slotAtOrAfter(late) }
             }
             if paced && isUpdate && interval <= slot { nextUpdate = t }  // every frame, at the presenter's pace
-            if let pass, isUpdate || scheduler.hasWork(for: pass.rootNode) || committer.hasPendingCommits {
+            if let pass, isUpdate || pass.hasPendingWork || pass.committer.hasPendingCommits {
                 pass.run()
-                committer.commit()
+                pass.committer.commit()
             }
             let snap = stage.root.snapshot()
             var seq = -1
@@ -131,7 +122,8 @@ public struct FrameRunner {
             }
             scene.didPresent(FrameObservation(index: frameIndex, time: t,
                                               presentedAtMs: (ProcessMeasurements.now() - start) * 1000,
-                                              measuring: measuring, mainBusyMs: busy))
+                                              measuring: measuring, mainBusyMs: busy,
+                                              staleApplied: pass?.committer.statistics.staleApplied ?? 0))
             frameIndex += 1
             lastFrameTime = t
             progress(ProcessMeasurements.now() - start)

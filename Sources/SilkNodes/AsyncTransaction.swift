@@ -31,9 +31,14 @@ public final class AsyncTransaction: @unchecked Sendable {
     nonisolated(unsafe) private static var ids: UInt64 = 0
     private static let idLock = NodeLock()
 
-    init() {
+    /// The window's committer that publishes this transaction once its jobs are done.
+    private let committer: TransactionCommitter
+
+    init(committer: TransactionCommitter) {
         id = AsyncTransaction.idLock.withLock { AsyncTransaction.ids += 1; return AsyncTransaction.ids }
+        self.committer = committer
         completion.enter()
+        committer.transactionOpened()
     }
 
     private var hadOperations = false
@@ -64,7 +69,7 @@ public final class AsyncTransaction: @unchecked Sendable {
         // Hand the results to the committer before waking waiters: a `neverShowPlaceholders`
         // pass waits for this and commits right after, and must find them there. A container's
         // transaction that got no job (its subtree is drawn already) has nothing to publish.
-        if lock.withLock({ hadOperations }) { TransactionCommitter.shared.transactionCompleted(self) }
+        committer.transactionFinished(self, publish: lock.withLock { hadOperations })
         completion.leave()
     }
 
@@ -76,14 +81,11 @@ public final class AsyncTransaction: @unchecked Sendable {
     func takeResults() -> [Result] { lock.withLock { let r = results; results = []; return r } }
 }
 
-/// Publishes completed transactions on the main thread, in completion order. Hooked into the
-/// main loop as the last node-level `.beforeWaiting` observer (`Window` registers it).
+/// Publishes completed transactions on the main thread, in completion order. Each window's
+/// `NodePass` owns one; the window hooks it into the main loop as the last node-level
+/// `.beforeWaiting` observer (`ObserverOrder.transactionCommit`).
 public final class TransactionCommitter: @unchecked Sendable {
-    public static let shared = TransactionCommitter()
-
-    /// Observer order of the committer: after node state, layout and display scheduling
-    /// (`NodePass.observerOrder`), before the window hands the layer tree to the render thread.
-    public static let observerOrder = 900_000
+    public init() {}
 
     private let lock = NodeLock()
     private var completed: [AsyncTransaction] = []
@@ -105,18 +107,28 @@ public final class TransactionCommitter: @unchecked Sendable {
         /// Current results whose job failed (threw, or could not allocate its bitmap): the node
         /// shows nothing or its placeholder and `DisplayNode.lastDisplayError` says why.
         public var displayErrors = 0
+        public init() {}
     }
     private var stats = Statistics()
     public var statistics: Statistics { lock.withLock { stats } }
     public func resetStatistics() { lock.withLock { stats = Statistics() } }
 
-    func transactionCompleted(_ t: AsyncTransaction) {
+    private var open = 0
+    /// A transaction was created: its jobs are in flight until it finishes (any thread).
+    func transactionOpened() { lock.withLock { open += 1 } }
+    /// A transaction's last job finished (any thread); `publish` when it has results.
+    func transactionFinished(_ t: AsyncTransaction, publish: Bool) {
         let wake = lock.withLock { () -> (@Sendable () -> Void)? in
+            open -= 1
+            guard publish else { return nil }
             completed.append(t)
             return _wakeUp
         }
         wake?()
     }
+
+    /// Transactions whose display jobs are still running (any thread).
+    public var transactionsInFlight: Int { lock.withLock { open } }
 
     /// True when some transaction waits for `commit()`.
     public var hasPendingCommits: Bool { lock.withLock { !completed.isEmpty } }

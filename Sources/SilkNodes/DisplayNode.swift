@@ -660,3 +660,12 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 func onPassThread(_ body: @escaping @Sendable () -> Void) {
     NodeScheduler.shared.performOnPassThread(body)
 }
+
+extension DisplayNode {
+    /// Runs `body` on the pass thread — in an app, the main loop's thread — now when called
+    /// there, else at the start of the next node pass: a data source inserting the items a
+    /// background fetch brought, say. Any thread.
+    public func performOnPassThread(_ body: @escaping @Sendable () -> Void) {
+        NodeScheduler.shared.performOnPassThread(body)
+    }
+}

@@ -4,8 +4,10 @@ import SilkLayout
 import SilkRaster
 import SilkRender
 
-/// One window's node pass: run on the main loop as a `.beforeWaiting` observer with
-/// `NodePass.observerOrder`, before the `TransactionCommitter` and the window's layer commit.
+/// One window's node runtime: its pass, run on the main loop as a `.beforeWaiting` observer at
+/// `ObserverOrder.nodePass`, and its `TransactionCommitter` (`ObserverOrder.transactionCommit`),
+/// both before the window's layer commit. A window owns exactly one; tests and tools may create
+/// one over any layer and call `run()` and `committer.commit()` themselves.
 ///
 /// In order: (1) blocks queued for the pass thread run; (2) if anything invalidated layout, the
 /// root is laid out for the window size (cached per node, so unchanged subtrees cost a lookup)
@@ -15,12 +17,21 @@ import SilkRender
 /// or right here when drawing synchronously. Jobs under a transaction container share one
 /// transaction; `neverShowPlaceholders` waits for its subtree's jobs before returning.
 public final class NodePass {
-    public static let observerOrder = 100
-
     public let rootNode: DisplayNode
     public let hostLayer: Layer
     public var size: Size { didSet { if size != oldValue { NodeScheduler.shared.setNeedsLayout(root: rootNode) } } }
     public var scale: Double
+    /// Publishes this tree's finished display work (`commit()` on the pass thread).
+    public let committer = TransactionCommitter()
+    /// How work reported from any thread (a dirty node, a finished transaction) asks the
+    /// pass's loop for another iteration. The window sets it to wake the main loop.
+    public var wakeUp: (@Sendable () -> Void)? {
+        didSet { NodeScheduler.shared.wakeUp = wakeUp; committer.wakeUp = wakeUp }
+    }
+    /// Draws every display job on the pass thread during the pass instead of the display queues
+    /// (the benchmark's `--sync` mode, and golden snapshots, like Texture's snapshot tests).
+    /// Pass thread.
+    public var synchronousDisplay = NodeScheduler.shared.synchronousDisplay
 
     public struct Statistics: Sendable {
         public var passes = 0
@@ -43,6 +54,34 @@ public final class NodePass {
         rootNode.frame = Rect(size: size)
         rootNode.setInterfaceState(.inHierarchy)
         NodeScheduler.shared.setNeedsLayout(root: rootNode)
+    }
+
+    /// Removes the tree from the host layer and forgets it: the window's root node was replaced.
+    /// The nodes keep their state and can be shown again by another pass. Pass thread.
+    public func detach() {
+        unloadRecursively(rootNode)
+        rootNode.loadedBy = nil
+        rootNode.setInterfaceState([])
+    }
+
+    /// Whether everything this tree asked for is on its layers: no pass work (dirty nodes,
+    /// layout, queued pass blocks, containers preparing items), no display job running and no
+    /// finished transaction waiting for `committer.commit()`. Pass thread.
+    public var isDisplayComplete: Bool {
+        let scheduler = NodeScheduler.shared
+        return !scheduler.hasWork(for: rootNode) && scheduler.pendingBackgroundWork == 0
+            && committer.transactionsInFlight == 0 && !committer.hasPendingCommits
+    }
+
+    /// Whether `run()` has something to do: dirty nodes of this tree, layout, or queued pass
+    /// blocks. Any thread.
+    public var hasPendingWork: Bool { NodeScheduler.shared.hasWork(for: rootNode) }
+
+    /// Declares the calling thread the pass thread: `performOnPassThread` work then runs inline
+    /// on it (a test or tool driving nodes on its own thread; a window's pass does this itself
+    /// on the main loop, and every pass again when it runs).
+    public static func adoptCurrentThreadAsPassThread() {
+        NodeScheduler.shared.adoptCurrentThreadAsPassThread()
     }
 
     /// Runs one pass if anything changed. Returns whether it did any work.
@@ -134,7 +173,7 @@ public final class NodePass {
         var own: AsyncTransaction? = nil
         var current = transaction
         if current == nil && (node.isTransactionContainer || node.neverShowPlaceholders) {
-            own = AsyncTransaction()
+            own = AsyncTransaction(committer: committer)
             current = own
         }
         if (type(of: node).drawsContent || rasterizes) && node.needsDisplay && node.interfaceState.contains(.display) {
@@ -156,10 +195,10 @@ public final class NodePass {
         let scale = self.scale
         let work: DisplayWork = rasterized ? .tree(RasterizedTree.capture(node)) : .single(type(of: node), node.drawParameters())
         let isCancelled: @Sendable () -> Bool = { !sentinel.isCurrent(sentinelValue) }
-        let t = transaction ?? AsyncTransaction()
+        let t = transaction ?? AsyncTransaction(committer: committer)
         statistics.jobsStarted += 1
         t.addOperation()
-        if !node.displaysAsynchronously || NodeScheduler.shared.synchronousDisplay {
+        if !node.displaysAsynchronously || synchronousDisplay {
             statistics.synchronousDraws += 1
             let (bitmap, error) = work.render(size: size, scale: scale, isCancelled: isCancelled)
             t.complete(.init(node: node, sentinelValue: sentinelValue, contents: bitmap, scale: scale, error: error))

@@ -4,8 +4,13 @@ import Foundation
 /// that must run on the pass thread. Any thread may report; the pass thread (the main loop's,
 /// or a test's) drains it. Reports wake the loop through `wakeUp`, so repeated changes coalesce
 /// into one pass (YYTransaction's idea).
-public final class NodeScheduler: @unchecked Sendable {
-    public static let shared = NodeScheduler()
+///
+/// One instance routes for every window: each window's `NodePass` takes only its own tree's work
+/// (`takeWork(root:pass:)`), so windows never see each other's nodes. It is internal — apps reach
+/// the pass thread through `DisplayNode.performOnPassThread` and learn that a screen is shown
+/// through `Window.whenDisplayed` — in the way Texture keeps its run-loop queues private.
+final class NodeScheduler: @unchecked Sendable {
+    static let shared = NodeScheduler()
 
     private let lock = NodeLock()
     private var dirty: [ObjectIdentifier: DisplayNode] = [:]
@@ -15,31 +20,32 @@ public final class NodeScheduler: @unchecked Sendable {
     private var _wakeUp: (@Sendable () -> Void)?
     private var _synchronousDisplay = false
 
+    /// What a new `NodePass` starts with as its `synchronousDisplay` (unit tests set it around
+    /// passes they create indirectly, through container harnesses).
+    var synchronousDisplay: Bool {
+        get { lock.withLock { _synchronousDisplay } }
+        set { lock.withLock { _synchronousDisplay = newValue } }
+    }
+
     /// Called when there is work for a pass (set by the window to wake its event loop).
-    public var wakeUp: (@Sendable () -> Void)? {
+    var wakeUp: (@Sendable () -> Void)? {
         get { lock.withLock { _wakeUp } }
         set { lock.withLock { _wakeUp = newValue } }
     }
 
-    /// Forces every display job to run on the pass thread (the benchmark's `--sync` mode, and
-    /// golden tests, like Texture's snapshot tests).
-    public var synchronousDisplay: Bool {
-        get { lock.withLock { _synchronousDisplay } }
-        set { lock.withLock { _synchronousDisplay = newValue } }
-    }
 
     /// Declares the calling thread the pass thread (the window does this on the main loop; a
     /// test driving its own pass does it on its thread; every pass does it again). The latest
     /// wins: a pool thread that once ran a test's pass must not run another test's pass blocks
     /// inline later (ThreadSanitizer caught a feed page inserted on a URLSession thread).
-    public func adoptCurrentThreadAsPassThread() {
+    func adoptCurrentThreadAsPassThread() {
         let me = pthread_self()
         lock.withLock {
             if passThreads.count != 1 || pthread_equal(passThreads[0], me) == 0 { passThreads = [me] }
         }
     }
 
-    public var isOnPassThread: Bool {
+    var isOnPassThread: Bool {
         let me = pthread_self()
         return lock.withLock { passThreads.contains { pthread_equal($0, me) != 0 } }
     }
@@ -62,7 +68,7 @@ public final class NodeScheduler: @unchecked Sendable {
 
     /// Runs `body` on the pass thread: now when called there, else at the start of the next
     /// pass (a data source inserting items a background fetch brought, say).
-    public func performOnPassThread(_ body: @escaping @Sendable () -> Void) {
+    func performOnPassThread(_ body: @escaping @Sendable () -> Void) {
         if isOnPassThread { body(); return }
         let wake = lock.withLock { () -> (@Sendable () -> Void)? in passBlocks.append(body); return _wakeUp }
         wake?()
@@ -78,7 +84,7 @@ public final class NodeScheduler: @unchecked Sendable {
     private var _backgroundWork = 0
     /// Work running off the pass thread that will queue a pass block when done (containers
     /// creating and measuring item nodes). Snapshots wait for it to reach zero.
-    public var pendingBackgroundWork: Int { lock.withLock { _backgroundWork } }
+    var pendingBackgroundWork: Int { lock.withLock { _backgroundWork } }
     func beginBackgroundWork() { lock.withLock { _backgroundWork += 1 } }
     /// Ends background work by queueing its result for the next pass.
     func endBackgroundWork(enqueueing body: @escaping @Sendable () -> Void) {
@@ -91,12 +97,12 @@ public final class NodeScheduler: @unchecked Sendable {
     }
 
     /// Counts of pending work, for diagnostics.
-    public var debugWorkSummary: String {
+    var debugWorkSummary: String {
         lock.withLock { "dirty \(dirty.count), layout roots \(layoutRoots.count), blocks \(passBlocks.count)" }
     }
 
     /// True when `root`'s pass has something to do (dirty nodes of its tree, or layout).
-    public func hasWork(for root: DisplayNode) -> Bool {
+    func hasWork(for root: DisplayNode) -> Bool {
         let (nodes, layout, blocks) = lock.withLock { (Array(dirty.values), layoutRoots[ObjectIdentifier(root)] != nil, !passBlocks.isEmpty) }
         return layout || blocks || nodes.contains { $0.rootNode === root }
     }

@@ -116,3 +116,34 @@ extension EventLoop {
         }
     }
 }
+
+/// Every observer order Silk itself uses, in one place, lowest first. Within one activity
+/// observers run by ascending order, so this list is also the sequence of a frame's work on the
+/// main loop. Apps that add their own observers pick an order between these (`rawValue ± n`).
+public enum ObserverOrder: Int, Sendable, CaseIterable {
+    /// `.exit`: the framebuffer session stops rendering and restores the console before
+    /// anything else sees the exit.
+    case consoleRestore = -9_223_372_036_854_775_808  // Int.min
+    /// `.afterWaiting`: the Wayland connection reads what arrived before anything else runs.
+    case waylandRead = -9_223_372_036_854_775_807  // Int.min + 1
+    /// `.beforeWaiting`: a window's node pass — pass-thread blocks, layout, layers, display jobs.
+    case nodePass = 100
+    /// `.beforeWaiting`: a window's transaction committer publishes finished display work.
+    case transactionCommit = 900_000
+    /// `.beforeWaiting`: a window hands its layer tree's snapshot to the render thread.
+    case windowCommit = 1_000_000
+    /// `.beforeWaiting`: a window's display-complete callbacks (`Window.whenDisplayed`), after
+    /// its commit.
+    case displayCallbacks = 1_000_100
+    /// `.beforeWaiting`: the Wayland connection flushes and prepares to read, last of all.
+    case waylandPrepareRead = 9_223_372_036_854_774_807
+}
+
+extension EventLoop {
+    /// `addObserver(_:order:handler:)` at one of Silk's named orders.
+    @discardableResult
+    public func addObserver(_ activities: Activity, order: ObserverOrder,
+                            handler: @escaping (LoopEvent) -> Void) -> ObserverToken {
+        addObserver(activities, order: order.rawValue, handler: handler)
+    }
+}

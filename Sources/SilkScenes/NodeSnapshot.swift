@@ -12,23 +12,20 @@ public enum NodeSnapshot {
     /// interface states; a list restores its ranges there).
     public static func render(_ root: DisplayNode, size: Size, scale: Double, background: Color = .white,
                               afterSetUp: () -> Void = {}) throws -> Bitmap {
-        let scheduler = NodeScheduler.shared
-        let wasSynchronous = scheduler.synchronousDisplay
-        scheduler.synchronousDisplay = true
-        defer { scheduler.synchronousDisplay = wasSynchronous }
         let host = Layer()
         host.frame = Rect(size: size)
         host.backgroundColor = background
         let pass = NodePass(rootNode: root, hostLayer: host, size: size, scale: scale)
+        pass.synchronousDisplay = true
         afterSetUp()
         // Containers create and measure their items on background queues and queue the result
         // for a pass: keep passing until nothing is pending anywhere (10 s at most).
         var idlePasses = 0
         for _ in 0..<10_000 {
             pass.run()
-            TransactionCommitter.shared.commit()
-            let idle = !scheduler.hasWork(for: root) && !TransactionCommitter.shared.hasPendingCommits
-            if idle && scheduler.pendingBackgroundWork == 0 { idlePasses += 1 } else { idlePasses = 0 }
+            pass.committer.commit()
+            let idle = pass.isDisplayComplete
+            if idle { idlePasses += 1 } else { idlePasses = 0 }
             if idlePasses >= 2 { break }
             if idle { usleep(1000) }
         }

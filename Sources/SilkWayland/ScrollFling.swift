@@ -1,5 +1,5 @@
 import Foundation
-import SilkNodes
+import SilkInput
 import SilkRunLoop
 
 /// Kinetic scrolling after a touchpad scroll: `wl_pointer.axis_stop` says the fingers lifted;

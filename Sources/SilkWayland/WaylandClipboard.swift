@@ -2,7 +2,7 @@ import CWaylandClient
 import CWaylandProtocols
 import Foundation
 import Glibc
-import SilkNodes
+import SilkInput
 import SilkRunLoop
 
 /// The compositor's clipboard through the core `wl_data_device` protocol (main thread).

@@ -113,8 +113,8 @@ public final class WaylandDisplay {
         } catch {
             throw WaylandError(call: "epoll_ctl(wayland socket)", error.description)
         }
-        let before = loop.addObserver(.beforeWaiting, order: Int.max - 1000) { [unowned self] _ in prepareToWait() }
-        let after = loop.addObserver(.afterWaiting, order: Int.min) { [unowned self] _ in readIfPrepared() }
+        let before = loop.addObserver(.beforeWaiting, order: .waylandPrepareRead) { [unowned self] _ in prepareToWait() }
+        let after = loop.addObserver(.afterWaiting, order: .waylandRead) { [unowned self] _ in readIfPrepared() }
         loopTokens = (source, before, after)
     }
 

@@ -3,7 +3,7 @@ import CWaylandClient
 import CWaylandProtocols
 import Foundation
 import SilkGeometry
-import SilkNodes
+import SilkInput
 import SilkRaster
 import SilkRender
 import SilkRunLoop
@@ -21,23 +21,11 @@ import SilkRunLoop
 /// that callback fires (the compositor wants a new frame), so a window draws at most once per
 /// refresh and not at all while hidden. The render thread only asks for a frame when something
 /// changed, so an idle window sleeps in `RenderThread` and costs no CPU.
-public final class WaylandPresenter: Presenter, @unchecked Sendable {
+public final class WaylandPresenter: Presenter, PresenterEventSource, @unchecked Sendable {
     public let name = "wayland"
 
-    /// Main-thread notifications for the window that shows this presenter's frames.
-    public struct Events {
-        /// The window's size (points) or scale changed: relayout and redraw.
-        public var resize: ((Size, Double) -> Void)?
-        /// Pointer, keyboard and touch input, in window points.
-        public var input: ((InputEvent) -> Void)?
-        /// The user asked to close the window (`xdg_toplevel.close`).
-        public var close: (() -> Void)?
-        /// The connection failed (compositor gone, protocol error): the message says why.
-        public var fatalError: ((String) -> Void)?
-        public init() {}
-    }
-    /// Set on the main thread before the loop runs.
-    public var events = Events()
+    /// The window this presenter reports to (set by `startEvents`). Main thread.
+    private weak var handler: (any PresenterEventHandler)?
 
     public let display: WaylandDisplay
     let toplevel: WaylandToplevel
@@ -86,11 +74,11 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
         (_pixelWidth, _pixelHeight) = WaylandPresenter.pixelSize(toplevel.size, scale: toplevel.preferredScale)
         toplevel.onConfigure = { [unowned self] size, _, scale, serial in handleConfigure(size: size, scale: scale, serial: serial) }
         toplevel.onScaleChange = { [unowned self] scale in handleConfigure(size: toplevel.size, scale: scale, serial: nil) }
-        toplevel.onClose = { [unowned self] in events.close?() }
+        toplevel.onClose = { [unowned self] in MainActor.assumeIsolated { handler?.presenterDidRequestClose() } }
         display.onFatalError = { [unowned self] message in
             lock.lock(); closed = true; lock.unlock()
             renderQueue.interrupt()
-            events.fatalError?(message)
+            MainActor.assumeIsolated { handler?.presenterDidFail(message) }
         }
         for seat in display.seats { route(seat) }
         display.onSeatAdded = { [unowned self] in route($0) }
@@ -100,8 +88,11 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
         }
     }
 
-    /// Starts dispatching the connection on `loop` (the main loop). Call once, on main.
-    public func attach(to loop: EventLoop) throws(WaylandError) {
+    /// `PresenterEventSource`: starts dispatching the connection on `loop` (the main loop) and
+    /// reporting configures, input, close and failures to `handler`. Call once, on main.
+    @MainActor
+    public func startEvents(handler: any PresenterEventHandler, loop: EventLoop) throws {
+        self.handler = handler
         try display.attach(to: loop)
         // Copy and paste go through the compositor's clipboard when it has a data device.
         if let manager = display.dataDeviceManager {
@@ -117,7 +108,7 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
 
     private func route(_ seat: WaylandSeat) {
         seat.windowSurface = toplevel.surface
-        seat.onInput = { [unowned self] in events.input?($0) }
+        seat.onInput = { [unowned self] event in MainActor.assumeIsolated { handler?.presenterDidReceive(event) } }
         clipboard?.add(seat)
     }
 
@@ -273,7 +264,7 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
         _pixelWidth = w; _pixelHeight = h; _scale = scale; _size = size
         lock.unlock()
         toplevel.surfaceLock.unlock()
-        if !unchanged { events.resize?(size, scale) }
+        if !unchanged { MainActor.assumeIsolated { handler?.presenterDidResize(to: size, scale: scale) } }
     }
 
     fileprivate func handleFrameDone(_ callback: OpaquePointer?) {

@@ -1,9 +1,9 @@
 import CWaylandClient
 import Foundation
 import SilkGeometry
-import SilkNodes
+import SilkInput
 import SilkRunLoop
-import SilkXKB
+import SilkInput
 
 /// One `wl_seat`: its pointer, keyboard and touch turned into `InputEvent`s in window points
 /// (main thread).

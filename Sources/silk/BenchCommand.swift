@@ -209,7 +209,7 @@ struct BenchStartupProbeCommand: ParsableCommand {
             app.loop.addTimer(after: .milliseconds(1), repeating: .milliseconds(2)) {
                 let visible = list.visibleCardIndices()
                 let complete = !visible.isEmpty && visible.allSatisfy { list.card(at: $0)?.layer?.contents != nil }
-                guard complete, !TransactionCommitter.shared.hasPendingCommits, window.presentedFrames > 0,
+                guard complete, window.nodePass?.committer.hasPendingCommits == false, window.presentedFrames > 0,
                       window.renderThread.waitUntilPresented(timeout: 0) else { return }
                 print(String(format: "first complete frame %.3f ms", (ProcessMeasurements.now() - started) * 1000))
                 fflush(nil)

@@ -113,24 +113,11 @@ struct DemoCommand: ParsableCommand {
                 app.loop.addTimer(after: .milliseconds(1000 - Int64(Date().timeIntervalSince1970 * 1000) % 1000),
                                   repeating: .seconds(1)) { kiosk.setClock(KioskNode.clockText()) }
             }
-            // Say once when everything is on screen (the end-to-end test waits for this line).
-            // "On screen": nothing to commit, the last commit presented, and no
-            // display result committed for half a second (photos decode on display queues).
-            var settledTicks = 0
-            var announced = false
-            var lastResults = -1
-            app.loop.addTimer(after: .milliseconds(100), repeating: .milliseconds(100)) {
-                guard !announced else { return }
-                let results = TransactionCommitter.shared.statistics.committedResults
-                let idle = !TransactionCommitter.shared.hasPendingCommits
-                    && results == lastResults && results > 0
-                    && window.presentedFrames > 0 && window.renderThread.waitUntilPresented(timeout: 0, includingAnimations: true)
-                lastResults = results
-                if ProcessInfo.processInfo.environment["SILK_DEBUG_READY"] != nil {
-                    print("ready? work \(NodeScheduler.shared.hasWork(for: kiosk)) pending \(TransactionCommitter.shared.hasPendingCommits) results \(results) frames \(window.presentedFrames) presented \(window.renderThread.waitUntilPresented(timeout: 0, includingAnimations: true))")
-                }
-                settledTicks = idle ? settledTicks + 1 : 0
-                if settledTicks >= 5 { announced = true; print("silk demo: kiosk displayed (\(window.presentedFrames) frames)"); fflush(nil) }
+            // Say once when everything is on screen (the end-to-end test waits for this line):
+            // laid out, every display job (photos decode on display queues) committed, and the
+            // result presented with its fade-ins finished.
+            window.whenDisplayed {
+                print("silk demo: kiosk displayed (\(window.presentedFrames) frames)"); fflush(nil)
             }
             noScrollUpdate = true
             update = { _ in }
@@ -141,7 +128,7 @@ struct DemoCommand: ParsableCommand {
         case .input:
             let scene = InputDemoNode()
             window.setRootNode(scene)
-            (window.inputDispatcher as? InputDispatcher)?.focus(scene.field, showsRing: false)
+            window.inputDispatcher?.focus(scene.field, showsRing: false)
             update = { _ in }
         }
         if captureEvery > 0, let headless = window.presenter as? HeadlessPresenter {
@@ -167,8 +154,7 @@ struct DemoCommand: ParsableCommand {
                 l.sublayers.prefix(4).forEach { dump($0, d + 1) }
             }
             dump(window.rootLayer, 0)
-            if let pass = window.nodePass as? NodePass { print(pass.statistics) }
-            print(TransactionCommitter.shared.statistics)
+            if let pass = window.nodePass { print(pass.statistics); print(pass.committer.statistics) }
         }
         if let headless = window.presenter as? HeadlessPresenter {
             do {

@@ -32,7 +32,7 @@ func startFeedDemo(window: Window, app: Application) -> (Double) -> Void {
         let visible = feed.visibleItemPaths
         guard let first = visible.map(\.item).min(), first != announcedFirst else { settledTicks = 0; return }
         let shown = visible.allSatisfy { feed.cell(at: $0.item)?.photoIsShown == true }
-        let idle = shown && !TransactionCommitter.shared.hasPendingCommits && window.presentedFrames > 0
+        let idle = shown && window.nodePass?.committer.hasPendingCommits == false && window.presentedFrames > 0
             && window.renderThread.waitUntilPresented(timeout: 0, includingAnimations: true)
         settledTicks = idle ? settledTicks + 1 : 0
         if settledTicks >= 3 {

@@ -122,7 +122,7 @@ func startFormDemo(window: Window, fill: String?, focus: String) -> (Double) -> 
     let host = KeyboardAvoidingNode(contentNode: form)
     host.name = "form-host"
     window.setRootNode(host)
-    let dispatcher = window.inputDispatcher as? InputDispatcher
+    let dispatcher = window.inputDispatcher
     form.focus = { dispatcher?.focus($0, showsRing: true) }
     host.keyboardVisibilityChanged = { print("form: keyboard \($0 ? "shown" : "hidden")"); fflush(nil) }
     print("form: on-screen keyboard policy \(KeyboardPresence.policy.rawValue)")

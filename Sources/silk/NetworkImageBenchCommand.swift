@@ -37,7 +37,8 @@ struct NetworkImageBenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        NodeScheduler.shared.adoptCurrentThreadAsPassThread()
+        // The nodes here are never shown: performOnPassThread work runs inline on this thread.
+        NodePass.adoptCurrentThreadAsPassThread()
         let server = try DemoServer()
         defer { server.stop() }
         let (w, h) = (Int(photoSize.size.width), Int(photoSize.size.height))

@@ -1,5 +1,5 @@
 import Testing
-import SilkXKB
+import SilkInput
 
 /// xkbcommon-compose with the system's Compose table (libx11-data): dead keys give accented text.
 @Suite struct ComposeTests {

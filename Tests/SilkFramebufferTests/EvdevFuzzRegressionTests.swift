@@ -1,6 +1,6 @@
 import Foundation
 import SilkGeometry
-import SilkNodes
+import SilkInput
 import Testing
 @testable import SilkFramebuffer
 

@@ -1,6 +1,6 @@
 import Foundation
 import SilkGeometry
-import SilkNodes
+import SilkInput
 import Testing
 @testable import SilkFramebuffer
 
@@ -53,7 +53,7 @@ struct EvdevTests {
 
     @Test("xkbcommon keymaps from the environment, when XKB data is installed")
     func xkb() throws {
-        guard let k = XKBKeyboard() else { return }  // no /usr/share/X11/xkb: the built-in map is used
+        guard let k = XKBKeyboard.fromEnvironment() else { return }  // no /usr/share/X11/xkb: the built-in map is used
         #expect(k.key(code: 30, value: 1) == (0x61, "a"))
         _ = k.key(code: 30, value: 0)
         _ = k.key(code: 42, value: 1)

@@ -15,7 +15,7 @@ import SilkRaster
     let server = sharedServer
 
     func makeNode(_ loader: NetworkImageLoader, _ path: String, size: Size = Size(width: 150, height: 100)) -> (NetworkImageNode, RecordingDelegate) {
-        NodeScheduler.shared.adoptCurrentThreadAsPassThread()
+        NodePass.adoptCurrentThreadAsPassThread()
         let node = NetworkImageNode(loader: loader)
         node.frame = Rect(size: size)
         let delegate = RecordingDelegate()

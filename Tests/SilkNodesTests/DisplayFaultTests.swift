@@ -44,12 +44,11 @@ extension PipelineTests {
             root.layoutSpecBlock = { _, _ in
                 StackLayoutSpec(direction: .horizontal, alignItems: .start, children: [failing, sibling])
             }
-            TransactionCommitter.shared.resetStatistics()
             let h = Harness(root: root, size: Size(width: 60, height: 40))
             #expect(h.iterate(until: { sibling.layer?.contents != nil && failing.lastDisplayError != nil }))
             #expect(failing.lastDisplayError == "the test's drawing failed")
             #expect(failing.layer?.contents == nil)
-            #expect(TransactionCommitter.shared.statistics.displayErrors >= 1)
+            #expect(h.pass.committer.statistics.displayErrors >= 1)
             // The placeholder stays up: the compositor shows its colour where the node is.
             let compositor = try! Compositor(pixelWidth: 60, pixelHeight: 40, clearColor: .black)
             compositor.composite(h.host.snapshot(), at: 0)

@@ -24,7 +24,7 @@ extension PipelineTests {
         let host = Layer()
         host.frame = Rect(size: size)
         let pass = NodePass(rootNode: feed, hostLayer: host, size: size, scale: 1)
-        func iterate() { pass.run(); TransactionCommitter.shared.commit() }
+        func iterate() { pass.run(); pass.committer.commit() }
         /// Runs passes until `condition` (the timeout only keeps a broken build from hanging).
         func iterate(until condition: () -> Bool) -> Bool {
             let deadline = Date(timeIntervalSinceNow: 30)

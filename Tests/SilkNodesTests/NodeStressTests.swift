@@ -55,7 +55,7 @@ extension PipelineTests {
                 passCount.withLock { $0 += 1 }
             }
             group.wait()
-            let settled = h.iterate(until: { !NodeScheduler.shared.hasWork(for: root) && !TransactionCommitter.shared.hasPendingCommits })
+            let settled = h.iterate(until: { !h.pass.hasPendingWork && !h.pass.committer.hasPendingCommits })
             #expect(settled, "scheduler work: \(NodeScheduler.shared.debugWorkSummary)")
             #expect(created.value == 10_000)
             #expect(passes > 1)

@@ -57,7 +57,7 @@ struct Harness {
         pass = NodePass(rootNode: root, hostLayer: host, size: size, scale: 1)
     }
     /// One loop iteration: node pass, then the committer.
-    func iterate() { pass.run(); TransactionCommitter.shared.commit() }
+    func iterate() { pass.run(); pass.committer.commit() }
     /// Iterates until `condition` or 5 s.
     func iterate(until condition: () -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: 5)
@@ -111,15 +111,14 @@ struct Harness {
         let a = ColorNode(.red, gate: gate)
         root.addSubnode(a)
         root.layoutSpecBlock = { _, _ in WrapperLayoutSpec(a) }
-        TransactionCommitter.shared.resetStatistics()
         let h = Harness(root: root)
         h.iterate()
         gate.waitForWaiters(1)          // the red job is mid-draw
         a.color = .blue                 // redraw: the red job's sentinel is stale now
         h.iterate()                     // the blue job starts (and waits at the gate too)
         gate.openGate()
-        #expect(h.iterate(until: { h.pixel(a, 1, 1) == 0xff00_00ff && TransactionCommitter.shared.statistics.cancelledResults >= 1 }))
-        #expect(TransactionCommitter.shared.statistics.cancelledResults >= 1)
+        #expect(h.iterate(until: { h.pixel(a, 1, 1) == 0xff00_00ff && h.pass.committer.statistics.cancelledResults >= 1 }))
+        #expect(h.pass.committer.statistics.cancelledResults >= 1)
         #expect(h.pixel(a, 1, 1) == 0xff00_00ff)
     }
 
@@ -128,14 +127,13 @@ struct Harness {
         let gate = Gate()
         let a = ColorNode(.red, gate: gate)
         root.addSubnode(a)
-        TransactionCommitter.shared.resetStatistics()
         let h = Harness(root: root)
         a.frame = Rect(x: 0, y: 0, width: 20, height: 10)
         h.iterate()
         gate.waitForWaiters(1)
         a.removeFromSupernode()
         gate.openGate()
-        #expect(h.iterate(until: { TransactionCommitter.shared.statistics.cancelledResults >= 1 }))
+        #expect(h.iterate(until: { h.pass.committer.statistics.cancelledResults >= 1 }))
         #expect(a.layer?.contents == nil)
     }
 

@@ -1,4 +1,4 @@
-import SilkNodes
+import SilkInput
 import Testing
 @testable import SilkWayland
 

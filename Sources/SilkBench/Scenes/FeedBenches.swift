@@ -81,7 +81,7 @@ public final class FeedScrollBench: BenchScene {
     }
 
     public func finish(into result: inout ModeResult, pass: NodePass?) {
-        let stats = TransactionCommitter.shared.statistics
+        let stats = pass?.committer.statistics ?? TransactionCommitter.Statistics()
         tracker.screen.report(into: &result)
         result.coldFirstFrameMs = coldFirstFrameMs
         result.firstScreenCompleteMs = tracker.screen.firstScreenCompleteMs ?? -1

@@ -11,7 +11,7 @@ struct ScreenContentTracker {
     private(set) var placeholderCellFrames = 0
     private(set) var firstScreenCompleteMs: Double?
     private(set) var staleFrames = 0
-    private var staleSeen = TransactionCommitter.shared.statistics.staleApplied
+    private var staleSeen = 0
 
     /// `visible`: the items on screen after `frame`, each with whether its content is shown.
     mutating func observe(_ visible: [(index: Int, hasContent: Bool)], frame: FrameObservation) {
@@ -29,7 +29,7 @@ struct ScreenContentTracker {
         }
         if frame.measuring { placeholderCellFrames += missing }
         if missing == 0, !visible.isEmpty, firstScreenCompleteMs == nil { firstScreenCompleteMs = frame.presentedAtMs }
-        let stale = TransactionCommitter.shared.statistics.staleApplied
+        let stale = frame.staleApplied
         if stale > staleSeen { staleFrames += 1; staleSeen = stale }
     }
 

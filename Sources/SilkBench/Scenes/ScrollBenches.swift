@@ -50,7 +50,7 @@ public final class RainforestScrollBench: BenchScene {
     }
 
     public func finish(into result: inout ModeResult, pass: NodePass?) {
-        let stats = TransactionCommitter.shared.statistics
+        let stats = pass?.committer.statistics ?? TransactionCommitter.Statistics()
         screen.report(into: &result)
         result.coldFirstFrameMs = coldFirstFrameMs
         result.firstScreenCompleteMs = screen.firstScreenCompleteMs ?? -1

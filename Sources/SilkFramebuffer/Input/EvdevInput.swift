@@ -1,7 +1,7 @@
 // Input for the framebuffer: every /dev/input/event* device, found at start and as it comes and
 // goes (inotify), classified, read on the event loop and translated into `InputEvent`s.
 import Foundation
-import SilkNodes
+import SilkInput
 import SilkRunLoop
 
 /// How evdev input is set up.
@@ -42,7 +42,7 @@ public final class EvdevInput {
     public init(screen: InputScreen, options: InputOptions, loop: EventLoop = .main) {
         self.options = options
         self.loop = loop
-        let keyboard: any KeyMapper = XKBKeyboard() ?? BasicKeyMapper()
+        let keyboard: any KeyMapper = XKBKeyboard.fromEnvironment() ?? BasicKeyMapper()
         translator = EvdevTranslator(screen: screen, calibration: options.calibration, keyMapper: keyboard)
     }
 

@@ -3,7 +3,7 @@
 // tablets and touchscreens through their axis ranges, the touch calibration and the screen's
 // rotation. Pure state, no devices: the unit tests feed it event lists.
 import SilkGeometry
-import SilkNodes
+import SilkInput
 
 /// Where touches and absolute pointers land: the panel and how the picture is turned on it.
 public struct InputScreen: Sendable, Equatable {
@@ -62,15 +62,6 @@ public struct AxisRange: Sendable, Equatable {
     func normalise(_ v: Int32) -> Double {
         maximum > minimum ? (Double(v) - Double(minimum)) / (Double(maximum) - Double(minimum)) : 0
     }
-}
-
-/// Keys: what a press means under the current keymap and modifiers.
-public protocol KeyMapper: AnyObject {
-    /// Called for every key event (`value`: 1 press, 0 release, 2 repeat) with the evdev code;
-    /// returns the keysym and the text it produces (empty for releases and non-printing keys).
-    func key(code: UInt16, value: Int32) -> (keysym: UInt32, text: String)
-    /// Modifiers held now.
-    var modifiers: KeyModifiers { get }
 }
 
 /// Translates evdev frames of every device into `InputEvent`s. Main thread (not thread-safe).

@@ -117,7 +117,8 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
             s.stats.maximumConcurrentFetches = max(s.stats.maximumConcurrentFetches, s.running)
         }
         let started = model.loadNextPage { [weak self] result in
-            NodeScheduler.shared.performOnPassThread { [weak self] in
+            guard let node = self else { context.completeBatchFetching(false); return }
+            node.performOnPassThread { [weak self] in
                 guard let self else { context.completeBatchFetching(false); return }
                 self.finishFetch(result, context: context)
             }

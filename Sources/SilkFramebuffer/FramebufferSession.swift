@@ -1,0 +1,107 @@
+import Foundation
+import SilkGeometry
+import SilkInput
+import SilkRender
+import SilkRunLoop
+
+/// A window shown on the framebuffer: feeds it evdev input, draws the software cursor while a
+/// mouse is in use, and on loop exit (stop, SIGINT, SIGTERM) stops rendering, then restores the
+/// console. Also reports a failure if the render thread fails or the device goes away (an
+/// unplugged display, say). Talks to its window only through `PresenterEventHandler`.
+@MainActor
+public final class FramebufferSession: PresenterEventSource {
+    let presenter: FramebufferPresenter
+    let console: Console?
+    let inputOptions: InputOptions
+    private var input: EvdevInput?
+    private weak var handler: (any PresenterEventHandler)?
+    private let cursor = Layer()
+    private var pointerMoved = false
+    private var tornDown = false
+    /// Sessions live until their loop exits.
+    private static var live: [FramebufferSession] = []
+
+    public nonisolated init(presenter: FramebufferPresenter, console: Console?, inputOptions: InputOptions) {
+        self.presenter = presenter; self.console = console; self.inputOptions = inputOptions
+    }
+
+    /// `PresenterEventSource`: starts evdev input, the liveness checks and the exit observer.
+    public func startEvents(handler: any PresenterEventHandler, loop: EventLoop) {
+        self.handler = handler
+        FramebufferSession.live.append(self)
+        // First among the exit observers: nothing may draw after the console is back.
+        loop.addObserver(.exit, order: .consoleRestore) { [weak self] event in
+            if case let .exit(reason) = event { self?.tearDown("\(reason)") }
+        }
+        // Once a second the device is asked whether it is still there (an unplugged display
+        // keeps its mapping, so drawing alone never notices); a render-thread failure is checked
+        // every tick. Either ends the app with the error and a non-zero exit.
+        var ticks = 0
+        loop.addTimer(after: .milliseconds(250), repeating: .milliseconds(250)) { [weak self] in
+            guard let self, !self.tornDown, let handler = self.handler else { return }
+            ticks += 1
+            var problem = handler.renderFailure.map { "\($0)" }
+            if problem == nil, ticks % 4 == 0 {
+                do { try self.presenter.checkDevice() } catch { problem = "\(error)" }
+            }
+            guard let problem else { return }
+            handler.presenterDidFail("fbdev: \(problem)")
+        }
+        // Cursor: a ring drawn by the compositor like any layer, on top of everything.
+        cursor.frame = Rect(x: 0, y: 0, width: 14, height: 14)
+        cursor.cornerRadius = 7
+        cursor.backgroundColor = Color(white: 0, alpha: 0.8)
+        cursor.borderColor = .white
+        cursor.borderWidth = 2
+        cursor.isHidden = true
+        cursor.name = "cursor"
+
+        let screen = InputScreen(deviceWidth: presenter.info.width, deviceHeight: presenter.info.height,
+                                 rotation: presenter.rotation, scale: presenter.scale)
+        let input = EvdevInput(screen: screen, options: inputOptions, loop: loop)
+        input.log = { print("silk: \($0)"); fflush(nil) }
+        input.deliver = { [weak self] event in
+            guard let self, let handler = self.handler else { return }
+            if case let .pointerMove(p) = event.kind { self.pointerMoved = true; self.moveCursor(to: p) }
+            handler.presenterDidReceive(event)
+        }
+        input.pointerPresenceChanged = { [weak self] present in
+            guard let self else { return }
+            if !present { self.pointerMoved = false }
+            self.updateCursorVisibility()
+        }
+        // A touch-only kiosk (no keyboard device) shows the on-screen keyboard for text fields.
+        input.keyboardPresenceChanged = { KeyboardPresence.setPhysicalKeyboard($0) }
+        print("silk: input: \(input.keymapDescription)\(inputOptions.grab ? ", devices grabbed" : "")")
+        input.start()
+        self.input = input
+    }
+
+    private func moveCursor(to p: Point) {
+        cursor.frame = Rect(x: p.x - 7, y: p.y - 7, width: 14, height: 14)
+        updateCursorVisibility()
+    }
+
+    /// Shown while a pointer device is present and has been used since it appeared.
+    private func updateCursorVisibility() {
+        guard let host = handler?.overlayHostLayer else { return }
+        let show = pointerMoved && (input?.hasPointer ?? false)
+        if show && (cursor.superlayer !== host || host.sublayers.last !== cursor) {
+            cursor.removeFromSuperlayer()
+            host.addSublayer(cursor)  // keep it the topmost layer
+        }
+        cursor.isHidden = !show
+    }
+
+    /// Stops input and rendering, shows page 0, closes the device, restores the console.
+    func tearDown(_ reason: String) {
+        guard !tornDown else { return }
+        tornDown = true
+        input?.stop()
+        handler?.presenterWillShutDown()
+        presenter.shutDown()
+        if let console { print("silk: console restored after \(reason): \(console.restore())") }
+        fflush(nil)
+        FramebufferSession.live.removeAll { $0 === self }
+    }
+}
