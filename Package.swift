@@ -25,9 +25,9 @@ let package = Package(
         .library(name: "SilkFramebuffer", targets: ["SilkFramebuffer"]),
         .library(name: "SilkWayland", targets: ["SilkWayland"]),
         .library(name: "SilkNetworkImage", targets: ["SilkNetworkImage"]),
-        .library(name: "SilkDemoServer", targets: ["SilkDemoServer"]),
         .library(name: "Silk", targets: ["Silk"]),
-        .library(name: "SilkBench", targets: ["SilkBench"]),
+        // Tools/ (the CLI, benchmark, demo scenes, demo server, corpus evaluator) are not
+        // library products: an app never links them.
         .executable(name: "silk", targets: ["silk"]),
     ],
     dependencies: [
@@ -82,24 +82,35 @@ let package = Package(
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.
         .target(name: "SilkNetworkImage", dependencies: ["SilkGeometry", "SilkRaster", "SilkNodes"], swiftSettings: strict),
+
+        // MARK: Tools (Tools/): beside the library, never linked by an app
+        // The flexbox corpus evaluator (`silk layout`) and the layout benchmark's feed tree.
+        .target(name: "SilkLayoutTools", dependencies: ["SilkGeometry", "SilkLayout"], path: "Tools/SilkLayoutTools",
+                swiftSettings: strict),
         // A small HTTP server on POSIX sockets serving generated feed JSON and photos, with fault
         // options (delay, stall, close mid-body, status, garbage): the feed demo and network tests.
-        .target(name: "SilkDemoServer", dependencies: ["SilkGeometry", "SilkRaster"], swiftSettings: strict),
-        .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes",
-                                                   "SilkNetworkImage", "SilkDemoServer"], swiftSettings: strict),
-        // The benchmark: scenes, the frame runner, report, table and plot (`silk bench`).
-        .target(name: "SilkBench", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRender", "SilkNodes", "SilkScenes", "SilkDemoServer"],
+        .target(name: "SilkDemoServer", dependencies: ["SilkGeometry", "SilkRaster"], path: "Tools/SilkDemoServer",
                 swiftSettings: strict),
+        // The demo and snapshot scenes (rainforest cards, kiosk, feed, text, shapes).
+        .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes",
+                                                   "SilkNetworkImage", "SilkDemoServer"], path: "Tools/SilkScenes",
+                swiftSettings: strict),
+        // The benchmark: scenes, the frame runner, report, table and plot (`silk bench`), the
+        // raster and layout micro-benchmarks.
+        .target(name: "SilkBench", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkRender",
+                                                  "SilkNodes", "SilkScenes", "SilkDemoServer"],
+                path: "Tools/SilkBench", swiftSettings: strict),
         .executableTarget(name: "silk",
-                          dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkScenes", "SilkBench", "SilkDemoServer", "SilkNetworkImage",
+                          dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkScenes", "SilkBench",
+                                         "SilkDemoServer", "SilkNetworkImage",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          swiftSettings: strict),
+                          path: "Tools/silk", swiftSettings: strict),
 
         // MARK: Tests
         .target(name: "SilkTestSupport", dependencies: ["SilkRaster"], path: "Tests/SilkTestSupport",
                 swiftSettings: strict),
         .testTarget(name: "SilkGeometryTests", dependencies: ["SilkGeometry"], swiftSettings: strict),
-        .testTarget(name: "SilkLayoutTests", dependencies: ["SilkLayout"],
+        .testTarget(name: "SilkLayoutTests", dependencies: ["SilkLayout", "SilkLayoutTools"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "SilkRunLoopTests", dependencies: ["SilkRunLoop"], swiftSettings: strict),
         .testTarget(name: "SilkTests", dependencies: ["Silk", "SilkNodes", "SilkRunLoop", "SilkRender", "SilkLayout"],
@@ -137,7 +148,7 @@ if Context.environment["SILK_FUZZ"] == "1" {
         ("FuzzPNG", ["FuzzSupport", "SilkRaster"]),
         ("FuzzJPEG", ["FuzzSupport", "SilkRaster"]),
         ("FuzzText", ["FuzzSupport", "SilkGeometry", "SilkRaster", "SilkScenes"]),
-        ("FuzzLayout", ["FuzzSupport", "SilkLayout"]),
+        ("FuzzLayout", ["FuzzSupport", "SilkLayout", "SilkLayoutTools"]),
         ("FuzzEvdev", ["FuzzSupport", "SilkGeometry", "SilkFramebuffer"]),
     ]
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"))

@@ -68,7 +68,7 @@ extension Backend {
                 return BackendChoice(presenter: p, backend: .wayland, explanation: "wayland on \(p.display.socketName) (requested)",
                                      eventSource: p)
             } catch {
-                throw BackendError("--backend wayland: \(error)")
+                throw BackendError("wayland: \(error)")
             }
         case .fbdev:
             return try FramebufferBackend.open(options: framebuffer, input: input, takeConsole: takeConsole,

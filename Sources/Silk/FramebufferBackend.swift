@@ -33,7 +33,7 @@ extension FramebufferBackend {
         let device = try LinuxFramebufferDevice(path: path)
         let presenter = try FramebufferPresenter(device: device, options: options)
         var console: Console?
-        var consoleNote = "console: not taken (--no-console)"
+        var consoleNote = "console: not taken (the application does not take it)"
         if takeConsole {
             do {
                 let c = try Console.take()

@@ -43,7 +43,7 @@ public struct FramebufferError: Error, CustomStringConvertible, Sendable, Equata
     public var description: String {
         switch kind {
         case .missing:
-            return "\(device) does not exist (is a framebuffer driver loaded? try --device or SILK_FBDEV)"
+            return "\(device) does not exist (is a framebuffer driver loaded? name another device, or set SILK_FBDEV)"
         case let .permissionDenied(group):
             let g = group ?? "video"
             return "\(device): permission denied — add the user to the '\(g)' group (sudo usermod -aG \(g) $USER, then log in again) or run as root"

@@ -3,6 +3,7 @@ import Foundation
 import SilkGeometry
 import Testing
 @testable import SilkLayout
+import SilkLayoutTools
 
 /// Layout may run on any thread: the same trees laid out on many threads at once give the
 /// same frames as a serial run (specs are immutable; nodes share their caches under locks).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SilkLayout
+import SilkLayoutTools
 
 /// The Yoga/Chrome flexbox corpus (Fixtures/README.md), run through the CSS-to-Silk mapping of
 /// docs/layout.md. Every case must match exactly after rounding to whole points.

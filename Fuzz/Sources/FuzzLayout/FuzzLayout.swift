@@ -1,6 +1,7 @@
 import FuzzSupport
 import Foundation
 import SilkLayout
+import SilkLayoutTools
 
 // libFuzzer target: the layout evaluator on arbitrary bytes — `CorpusFile.parse` (JSON, the
 // CSS-to-spec mapping, nesting limits) then `CorpusEvaluator.run` (the flexbox engine, rounding,

@@ -93,3 +93,15 @@ public final class StackLayoutSpec: LayoutSpec, DebugNamedElement {
         return "Stack(" + parts.joined(separator: ", ") + ")"
     }
 }
+
+extension StackLayoutSpec {
+    /// Lays this stack out as the root of a tree the way Yoga's `calculateLayout(ownerWidth,
+    /// ownerHeight)` does — a definite style size is exact, else a max size is the fit-content
+    /// limit, else a known owner length (not NaN) is exact, else max-content — for code ported
+    /// from Yoga and the flexbox corpus. Texture-style layout (`layoutThatFits`) lets a size
+    /// range's minimum win instead.
+    public func layoutAsYogaRoot(ownerWidth: Double, ownerHeight: Double,
+                                 context: LayoutContext = LayoutContext()) throws(LayoutError) -> Layout {
+        try FlexBox.layoutAsYogaRoot(self, ownerWidth: ownerWidth, ownerHeight: ownerHeight, context: context)
+    }
+}

@@ -1,12 +1,12 @@
 import CTurboJPEG
 import Foundation
 
-/// Baseline (or progressive) JPEG output through TurboJPEG's `tjCompress2`. Internal: Silk does
-/// not write JPEGs for users; the benchmark and the tests use it to make large or unusual JPEGs
+/// Baseline (or progressive) JPEG output through TurboJPEG's `tjCompress2`. Silk does
+/// not write JPEGs itself; the benchmark, demo server and tests use it to make large or unusual JPEGs
 /// in memory instead of committing them.
-enum JPEGEncoder {
+public enum JPEGEncoder {
     /// Encodes an ARGB32 bitmap (alpha ignored: JPEG has none) with 4:2:0 chroma subsampling.
-    static func encode(_ bitmap: Bitmap, quality: Int = 85, progressive: Bool = false) throws(RasterError) -> Data {
+    public static func encode(_ bitmap: Bitmap, quality: Int = 85, progressive: Bool = false) throws(RasterError) -> Data {
         let source = bitmap.format == .argb32 || bitmap.format == .xrgb32 ? bitmap : try bitmap.copy(format: .argb32)
         guard let handle = tjInitCompress() else { throw .allocationFailed(bytes: 0) }
         defer { tjDestroy(handle) }

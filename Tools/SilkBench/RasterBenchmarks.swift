@@ -1,5 +1,6 @@
 import Foundation
 import SilkGeometry
+import SilkRaster
 
 /// Timings of the image pipeline's hot paths, for `silk bench-raster`. Run a release build:
 /// debug Swift is 10–50× slower on these loops.

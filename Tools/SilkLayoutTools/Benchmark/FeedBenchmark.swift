@@ -1,4 +1,5 @@
 import SilkGeometry
+import SilkLayout
 
 // A feed-shaped tree for measuring layout: cells of about ten elements each (a cell node, an
 // inset, nested stacks, an avatar and text-sized leaves), as a social feed's cells are.

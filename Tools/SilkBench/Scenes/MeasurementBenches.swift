@@ -1,6 +1,7 @@
 import Foundation
 import SilkGeometry
 import SilkLayout
+import SilkLayoutTools
 import SilkRaster
 import SilkScenes
 

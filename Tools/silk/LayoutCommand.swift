@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SilkLayout
+import SilkLayoutTools
 
 /// `silk layout FILE.json [--emit OUT.json]`: lays out every case of a layout-corpus file
 /// (the schema of Tests/SilkLayoutTests/Fixtures/README.md) through the CSS-to-Silk mapping of

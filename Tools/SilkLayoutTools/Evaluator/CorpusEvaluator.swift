@@ -1,5 +1,6 @@
 import Foundation
 import SilkGeometry
+import SilkLayout
 
 /// A computed frame and those of the node's children, in the case's tree shape.
 public struct CorpusResultNode: Sendable {
@@ -55,8 +56,8 @@ public enum CorpusEvaluator {
         let style = spec.style
         let aw = available.width ?? .nan, ah = available.height ?? .nan
         if style.display == .none { return Layout(element: spec, size: .zero) }
-        let layout = try FlexBox.layoutAsYogaRoot(spec, ownerWidth: aw, ownerHeight: ah, context: context)
-        func offset(_ start: Dimension?, _ end: Dimension?, _ size: Double) -> Double {
+        let layout = try spec.layoutAsYogaRoot(ownerWidth: aw, ownerHeight: ah, context: context)
+        func offset(_ start: SilkLayout.Dimension?, _ end: SilkLayout.Dimension?, _ size: Double) -> Double {
             if style.positionType == .static { return 0 }
             if let start, !start.isAuto { return start.resolve(size) ?? 0 }
             if let end, let v = end.resolve(size) { return -v }

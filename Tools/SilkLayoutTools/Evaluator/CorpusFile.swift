@@ -1,5 +1,6 @@
 import Foundation
 import SilkGeometry
+import SilkLayout
 
 // Reading layout-corpus files (the schema of Tests/SilkLayoutTests/Fixtures/README.md) into
 // Silk specs. Each CSS-style node becomes a `StackLayoutSpec` (every node is a flex container,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SilkLayout
+import SilkLayoutTools
 
 /// `silk layout-bench`: lays out a feed-shaped tree (cells of about ten elements: nested
 /// stacks, an inset, text-sized leaves) and prints the median cold, cached and

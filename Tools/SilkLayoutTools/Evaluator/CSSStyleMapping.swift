@@ -1,5 +1,6 @@
 import Foundation
 import SilkGeometry
+import SilkLayout
 
 /// The mapping from the corpus's CSS-style properties to Silk (documented in docs/layout.md):
 /// container properties go to `StackLayoutSpec`, item and box properties to `Style`.
@@ -16,7 +17,7 @@ public enum CSSStyleMapping {
         var alignItems = StackAlignItems.stretch
         var alignContent = StackAlignContent.start
         var wrap = StackWrap.noWrap
-        var rowGap: Dimension = 0, columnGap: Dimension = 0
+        var rowGap: SilkLayout.Dimension = 0, columnGap: SilkLayout.Dimension = 0
 
         func bad(_ key: String, _ v: Any) -> CorpusError {
             CorpusError(message: "\(path): style \(key) has an invalid value \(CorpusFile.describe(v))")
@@ -25,7 +26,7 @@ public enum CSSStyleMapping {
             guard let s = v as? String else { throw bad(key, v) }
             return s
         }
-        func length(_ key: String, _ v: Any) throws(CorpusError) -> Dimension {
+        func length(_ key: String, _ v: Any) throws(CorpusError) -> SilkLayout.Dimension {
             if let d = CorpusFile.number(v) { return .points(d) }
             guard let s = v as? String else { throw bad(key, v) }
             let t = s.trimmingCharacters(in: .whitespaces)
