@@ -9,7 +9,7 @@ OUT        ?= out
 BENCH_OUT  ?= $(OUT)/bench
 
 # fuzz, test-asan and soak: docs/reliability.md.
-.PHONY: all demo test test-tsan test-asan fuzz soak bench bench-smoke build build-debug deps deps-test unit-tests cli-tests e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
+.PHONY: all demo test test-tsan test-asan fuzz soak bench bench-smoke build build-debug deps deps-test unit-tests cli-tests examples e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
 
 all: build
 
@@ -42,6 +42,8 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(call PHASE,unit + cli + protocol + bench-smoke tests)
 	$(MAKE) --no-print-directory unit-tests cli-tests protocols-check bench-smoke
+	$(call PHASE,example apps (separate packages, import Silk))
+	$(MAKE) --no-print-directory examples
 	$(call PHASE,end-to-end: Wayland compositors and QEMU framebuffer)
 	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev; fi
 	$(call PHASE,ThreadSanitizer)
@@ -103,6 +105,11 @@ cli-tests:
 e2e-fbdev: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
 	timeout 360 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
+
+## The example apps (Examples/*, each its own package depending on Silk by path): built, run
+## headless with --screenshot and compared with Tests/examples/Golden.
+examples:
+	@Tests/examples/run.sh
 
 ## The Wayland presenter under weston, sway and cage (headless): screenshots, input, resize, scale.
 e2e-wayland:

@@ -22,10 +22,40 @@ public final class Application {
     /// Why the app stopped abnormally (its backend failed), or nil. Exit non-zero when set.
     public private(set) var failure: String?
 
-    public init(backend: Backend = .auto) {
+    /// What `run()` does besides running the loop: a screenshot, a time limit.
+    public let launchOptions: LaunchOptions
+
+    /// An application on `backend`. Apps that read their own command line start here.
+    public init(backend: Backend) {
         EventLoop.installSignalHandling()
         loop = EventLoop.main
         self.backend = backend
+        launchOptions = LaunchOptions()
+    }
+
+    /// An application configured by the standard options on its command line (see
+    /// `LaunchOptions`): `--backend`, `--screenshot FILE.png`, `--seconds N`. Like a
+    /// command-line tool, it prints one line and exits with status 2 on a bad command line, and
+    /// prints the options and exits 0 for `--help`.
+    public convenience init(arguments: [String] = CommandLine.arguments) {
+        let program = arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "app"
+        let parsed: LaunchOptions?
+        do { parsed = try LaunchOptions.parse(Array(arguments.dropFirst())) } catch {
+            FileHandle.standardError.write(Data("\(program): \(error)\n".utf8))
+            exit(2)
+        }
+        guard let options = parsed else {
+            print("usage: \(program) [options]\n\(LaunchOptions.usage)")
+            exit(0)
+        }
+        self.init(backend: options.backend, launchOptions: options)
+    }
+
+    init(backend: Backend, launchOptions: LaunchOptions) {
+        EventLoop.installSignalHandling()
+        loop = EventLoop.main
+        self.backend = backend
+        self.launchOptions = launchOptions
     }
 
     /// Opens a window of `size` points at `scale` on the application's backend.
@@ -55,8 +85,26 @@ public final class Application {
     }
 
     /// Runs the main loop until `quit()` or SIGINT/SIGTERM, then closes the windows.
+    /// With `--screenshot`, the first window is written once displayed and the loop stops;
+    /// with `--seconds`, the loop stops after that time. A failed screenshot is reported like a
+    /// backend failure (one line, `failure` set).
     @discardableResult
     public func run() -> ExitReason {
+        if let seconds = launchOptions.seconds {
+            loop.addTimer(after: .nanoseconds(Int64(seconds * 1e9))) { [weak self] in self?.quit() }
+        }
+        if let path = launchOptions.screenshotPath, let window = windows.first {
+            window.whenDisplayed { [weak self, weak window] in
+                guard let self, let window else { return }
+                do {
+                    try window.writePNG(to: path)
+                    print("screenshot: \(path) (\(Int(window.size.width))x\(Int(window.size.height)) pt at scale \(window.scale))")
+                    self.quit()
+                } catch {
+                    self.fail("screenshot \(path): \(error)")
+                }
+            }
+        }
         let reason = loop.run()
         for w in windows { w.close() }
         return reason

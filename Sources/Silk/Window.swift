@@ -139,6 +139,24 @@ public final class Window: PresenterEventHandler {
         for body in callbacks { body() }
     }
 
+    /// The window's current content as an image: the root layer's tree composited in full at
+    /// the window's pixel size, with running animations settled (what the screen shows once
+    /// they end). Independent of the backend, so it works on Wayland and the framebuffer too.
+    public func renderImage() throws -> Bitmap {
+        let w = Int((size.width * scale).rounded(.up)), h = Int((size.height * scale).rounded(.up))
+        let compositor = try Compositor(pixelWidth: w, pixelHeight: h, scale: scale,
+                                        clearColor: rootLayer.backgroundColor ?? .white)
+        let snapshot = rootLayer.snapshot()
+        compositor.compositeFully(snapshot, at: 0)
+        compositor.compositeFully(snapshot, at: 3600)
+        return compositor.backBuffer
+    }
+
+    /// Writes `renderImage()` as a PNG file (replaced atomically).
+    public func writePNG(to path: String) throws {
+        try renderImage().writePNG(to: path)
+    }
+
     // MARK: Committing and resizing
 
     /// Hands the current tree to the render thread if anything changed since the last commit.

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The example apps as a user builds them: each is its own SwiftPM package depending on Silk by
+# path (`import Silk` only). Builds both, runs each headless with --screenshot and compares the
+# PNG with its golden (Tests/examples/Golden, imgdiff's default tolerance), and checks that a
+# bad command line gives one line and exit 2. Both packages share one build folder
+# (.build-examples), so Silk is compiled once for the two.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-out}/examples
+SCRATCH=${EXAMPLES_SCRATCH:-.build-examples}
+mkdir -p "$OUT"
+pass=0; fail=0
+ok() { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+
+cc -O2 -o "$OUT/imgdiff" Tests/e2e/tools/imgdiff.c -lpng || { echo "examples: cannot build imgdiff"; exit 1; }
+
+for example in HelloKiosk Rainforest; do
+    lower=$(echo "$example" | tr 'A-Z' 'a-z'); golden=Tests/examples/Golden/${lower%kiosk}.png
+    [ "$example" = Rainforest ] && golden=Tests/examples/Golden/rainforest.png
+    [ "$example" = HelloKiosk ] && golden=Tests/examples/Golden/hello.png
+    if ! swift build --package-path "Examples/$example" --scratch-path "$SCRATCH" >"$OUT/$example-build.log" 2>&1; then
+        bad "$example: swift build (see $OUT/$example-build.log)"; tail -20 "$OUT/$example-build.log"; continue
+    fi
+    ok "$example builds as its own package with import Silk"
+    bin=$(swift build --package-path "Examples/$example" --scratch-path "$SCRATCH" --show-bin-path)/$example
+    shot=$OUT/$example.png
+    rm -f "$shot"
+    if timeout 120 "$bin" --backend headless --screenshot "$shot" >"$OUT/$example-run.log" 2>&1 && [ -s "$shot" ]; then
+        ok "$example runs headless and writes its screenshot"
+        if verdict=$("$OUT/imgdiff" "$shot" "$golden"); then ok "$example matches its golden ($verdict)"
+        else bad "$example differs from $golden ($verdict; see $shot)"; fi
+    else
+        bad "$example --backend headless --screenshot (see $OUT/$example-run.log)"; cat "$OUT/$example-run.log"
+    fi
+    msg=$("$bin" --frobnicate 2>&1); rc=$?
+    if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]; then ok "$example: a bad option is one line, exit 2"
+    else bad "$example --frobnicate: exit $rc, output: $msg"; fi
+done
+echo "examples: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
