@@ -28,6 +28,7 @@ build-debug: deps
 ## make demo: install what is missing, build, and run the flagship demo on the best backend
 ## (Wayland, else the framebuffer, else headless writing PNG frames to $(OUT)/ and saying where).
 demo: build
+	@scripts/ensure-packages.sh demo
 	@scripts/demo.sh $(SILK) $(OUT)
 
 ## make test: install what the tests need, build, run every test; fails loudly on any failure.

@@ -11,6 +11,7 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
 }
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 
 let package = Package(
     name: "Silk",
@@ -32,6 +33,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Library diagnostics go through swift-log's `Logger`, so an app routes them where it wants.
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // MARK: C bindings (the only targets that touch C)
@@ -61,27 +64,27 @@ let package = Package(
         // compose wrapper shared by the Wayland seat and evdev, clipboard and keyboard presence,
         // the kinetic-scroll model.
         .target(name: "SilkInput", dependencies: ["SilkGeometry", "CXKBCommon"], swiftSettings: strict),
-        .target(name: "SilkRender", dependencies: ["SilkGeometry", "SilkRaster", "SilkInput", "SilkRunLoop", "CSilkLinux"],
+        .target(name: "SilkRender", dependencies: ["SilkGeometry", "SilkRaster", "SilkInput", "SilkRunLoop", "CSilkLinux", logging],
                 swiftSettings: strict),
-        .target(name: "SilkNodes", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender"],
+        .target(name: "SilkNodes", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender", logging],
                 swiftSettings: strict),
         // Presenters know nothing of nodes: they report to their window through
         // `PresenterEventHandler` (SilkRender) with SilkInput's values.
         .target(name: "SilkFramebuffer",
-                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender", "CSilkLinux", "CXKBCommon"],
+                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender", "CSilkLinux", "CXKBCommon", logging],
                 swiftSettings: strict),
         .target(name: "SilkWayland",
                 dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender",
-                               "CWaylandClient", "CWaylandProtocols", "CWaylandCursor", "CXKBCommon", "CSilkLinux"],
+                               "CWaylandClient", "CWaylandProtocols", "CWaylandCursor", "CXKBCommon", "CSilkLinux", logging],
                 swiftSettings: strict),
         // The umbrella an app imports: re-exports the modules a screen is built from, adds
         // `Application`, `Window` and the backend choice.
         .target(name: "Silk", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender",
-                                             "SilkNodes", "SilkFramebuffer", "SilkWayland"],
+                                             "SilkNodes", "SilkFramebuffer", "SilkWayland", logging],
                 swiftSettings: strict),
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.
-        .target(name: "SilkNetworkImage", dependencies: ["SilkGeometry", "SilkRaster", "SilkNodes"], swiftSettings: strict),
+        .target(name: "SilkNetworkImage", dependencies: ["SilkGeometry", "SilkRaster", "SilkNodes", logging], swiftSettings: strict),
 
         // MARK: Tools (Tools/): beside the library, never linked by an app
         // The flexbox corpus evaluator (`silk layout`) and the layout benchmark's feed tree.
@@ -102,7 +105,7 @@ let package = Package(
                 path: "Tools/SilkBench", swiftSettings: strict),
         .executableTarget(name: "silk",
                           dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkScenes", "SilkBench",
-                                         "SilkDemoServer", "SilkNetworkImage",
+                                         "SilkDemoServer", "SilkNetworkImage", logging,
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/silk", swiftSettings: strict),
 

@@ -118,7 +118,7 @@ public final class Application {
     public func fail(_ message: String) {
         guard failure == nil else { return }
         failure = message
-        FileHandle.standardError.write(Data("silk: \(message)\n".utf8))
+        logger.critical("\(message)")
         loop.stop()
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 0.8)

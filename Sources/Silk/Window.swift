@@ -231,7 +231,7 @@ public final class Window: PresenterEventHandler {
     public func presenterDidReceive(_ event: InputEvent) { handle(event) }
     public func presenterDidRequestClose() { closeRequested?() }
     public func presenterDidFail(_ message: String) {
-        if let backendFailed { backendFailed(message) } else { FileHandle.standardError.write(Data("silk: \(message)\n".utf8)); loop.stop() }
+        if let backendFailed { backendFailed(message) } else { logger.critical("\(message)"); loop.stop() }
     }
     public var overlayHostLayer: Layer { rootLayer }
     public var renderFailure: (any Error)? { renderThread.error }

@@ -59,7 +59,7 @@ public final class FramebufferSession: PresenterEventSource {
         let screen = InputScreen(deviceWidth: presenter.info.width, deviceHeight: presenter.info.height,
                                  rotation: presenter.rotation, scale: presenter.scale)
         let input = EvdevInput(screen: screen, options: inputOptions, loop: loop)
-        input.log = { print("silk: \($0)"); fflush(nil) }
+        input.log = { logger.notice("\($0)") }
         input.deliver = { [weak self] event in
             guard let self, let handler = self.handler else { return }
             if case let .pointerMove(p) = event.kind { self.pointerMoved = true; self.moveCursor(to: p) }
@@ -72,7 +72,7 @@ public final class FramebufferSession: PresenterEventSource {
         }
         // A touch-only kiosk (no keyboard device) shows the on-screen keyboard for text fields.
         input.keyboardPresenceChanged = { KeyboardPresence.setPhysicalKeyboard($0) }
-        print("silk: input: \(input.keymapDescription)\(inputOptions.grab ? ", devices grabbed" : "")")
+        logger.notice("input: \(input.keymapDescription)\(inputOptions.grab ? ", devices grabbed" : "")")
         input.start()
         self.input = input
     }
@@ -100,7 +100,7 @@ public final class FramebufferSession: PresenterEventSource {
         input?.stop()
         handler?.presenterWillShutDown()
         presenter.shutDown()
-        if let console { print("silk: console restored after \(reason): \(console.restore())") }
+        if let console { logger.notice("console restored after \(reason): \(console.restore())") }
         fflush(nil)
         FramebufferSession.live.removeAll { $0 === self }
     }

@@ -61,7 +61,7 @@ public final class ImageCache: @unchecked Sendable {
     ///   - log: where the one-line "disk cache disabled" message goes (stderr by default).
     public init(memoryLimit: Int = 32 << 20, diskLimit: Int = 128 << 20, maxEntryBytes: Int = 16 << 20,
                 directory: String? = ImageCache.defaultDirectory(),
-                log: @escaping @Sendable (String) -> Void = ImageCache.logToStandardError) {
+                log: @escaping @Sendable (String) -> Void = ImageCache.defaultLog) {
         self.memoryLimit = max(0, memoryLimit)
         self.diskLimit = max(0, diskLimit)
         self.maxEntryBytes = maxEntryBytes
@@ -77,8 +77,9 @@ public final class ImageCache: @unchecked Sendable {
         return nil
     }
 
-    public static let logToStandardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data(("silk: " + line + "\n").utf8))
+    /// The default `log`: the module's swift-log logger, at warning level.
+    public static let defaultLog: @Sendable (String) -> Void = { line in
+        logger.warning("\(line)")
     }
 
     /// The cache key of `url`: SHA-256 hex of its absolute string (64 characters of [0-9a-f]).

@@ -555,7 +555,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
             return error != nil && error != _lastDisplayError
         }
         if isNew, let error {
-            FileHandle.standardError.write(Data("silk: display of \(debugName) failed: \(error)\n".utf8))
+            logger.error("display of \(debugName) failed: \(error)")
         }
         return error != nil
     }

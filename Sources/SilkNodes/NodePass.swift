@@ -114,7 +114,7 @@ public final class NodePass {
         } catch {
             // A tree too deep to lay out keeps its previous frames; the error is reported once.
             statistics.lastLayoutError = error.description
-            FileHandle.standardError.write(Data("silk: layout of \(rootNode.debugName) failed: \(error)\n".utf8))
+            logger.error("layout of \(rootNode.debugName) failed: \(error)")
         }
     }
 

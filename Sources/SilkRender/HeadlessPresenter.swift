@@ -68,7 +68,7 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
             do { try frame.writePNG(to: "\(folder)/frame-\(String(format: "%05d", presented)).png") } catch {
                 captureFolder = nil
                 captureFailure = error
-                FileHandle.standardError.write(Data("silk: headless: frame capture stopped: \(error)\n".utf8))
+                logger.error("headless: frame capture stopped: \(error)")
             }
         }
         let requests = captureRequests

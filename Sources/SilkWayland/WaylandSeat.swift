@@ -209,7 +209,7 @@ final class WaylandSeat {
     fileprivate func handleKeymap(format: UInt32, fd: Int32, size: UInt32) {
         guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, let xkb else { close(fd); return }
         do { try xkb.loadKeymap(fd: fd, size: Int(size)) } catch {
-            FileHandle.standardError.write(Data("silk: wayland keyboard: \(error)\n".utf8))
+            logger.error("wayland keyboard: \(error)")
         }
     }
 

@@ -3,6 +3,11 @@ import ArgumentParser
 /// The `silk` command: snapshots, demos, the layout evaluator and benchmarks.
 @main
 struct Silk: ParsableCommand {
+    static func main() {
+        CLILogHandler.install()
+        Self.main(nil)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "silk",
         abstract: "Silk: asynchronous-display UI for Wayland and the Linux framebuffer.",

@@ -222,7 +222,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
                                              makeItem: { makeItem($0, dataSource: ds, identity: ds.collection(self, identifierForItemAt: $0)) })
             submit(newSections, animated: batchAnimated, completions: completions)
         } catch {
-            FileHandle.standardError.write(Data("silk: \(debugName): invalid batch update (\(error)); reloading all data\n".utf8))
+            logger.error("\(debugName): invalid batch update (\(error)); reloading all data")
             batchCompletions = completions
             reloadData()
         }
