@@ -32,7 +32,7 @@ struct FramebufferBenchCommand: ParsableCommand {
             let dev: any FramebufferDevice
             let path = "/dev/shm/silk-fbdev-bench-\(getpid())"
             if let device { dev = try LinuxFramebufferDevice(path: device) }
-            else { dev = try FileFramebufferDevice(path: path, info: .typical(format!, width: w, height: h)) }
+            else { dev = try FileFramebufferDevice(path: path, info: .typical(format!, width: w, height: h), creation: .newFile) }
             defer { if device == nil { unlink(path) } }
             var options = FramebufferOptions()
             options.rotation = rotation; options.dither = dither; options.vsync = .off; options.doubleBuffering = .off
