@@ -31,6 +31,9 @@ public struct WindowOptions: Sendable {
     public var fullscreen = false
     /// Set by `Application.makeWindow` from the background colour (opaque: XRGB buffers).
     public var opaque = true
+    /// Wayland: seconds each start-up wait on the compositor may take (a silent compositor is
+    /// an error after this, not a hang).
+    public var compositorTimeout: Double = 10
     public init() {}
 }
 
@@ -128,6 +131,7 @@ extension Backend {
         o.maximized = options.maximized
         o.fullscreen = options.fullscreen
         o.opaque = options.opaque
+        o.answerTimeout = options.compositorTimeout
         let name = environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 } ?? "wayland-0"
         return try WaylandPresenter(options: o, displayName: name)
     }

@@ -73,6 +73,8 @@ struct DemoCommand: ParsableCommand {
             options.fullscreen = fullscreen
             options.maximized = maximized
             options.minimumSize = Size(width: 200, height: 150)
+            // --seconds bounds the whole run, the wait for a silent compositor included.
+            if let seconds { options.compositorTimeout = min(options.compositorTimeout, max(seconds, 0.1)) }
             window = try app.makeWindow(size: size.size, scale: scale, options: options) { print("silk demo: backend: \($0)") }
         } catch {
             fail("\(error)")

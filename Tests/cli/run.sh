@@ -185,6 +185,22 @@ for sig in TERM INT; do
   else bad "SIG$sig: rc=$rc after ${ms} ms: $(cat "$tmp/log")"; fi
   rm -f "$tmp/sig.png"
 done
+# SIGHUP, SIGQUIT and SIGUSR1 end the app in order too (they used to kill it without the exit
+# observers, or — SIGQUIT — print a crash report and leave it alive); SIGPIPE is ignored.
+for sig in HUP QUIT USR1; do
+  env -u WAYLAND_DISPLAY "$silk" demo layers --out "$tmp/sig.png" >"$tmp/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do grep -q "running" "$tmp/log" && break; sleep 0.1; done
+  sleep 0.3
+  kill -s PIPE "$pid"; sleep 0.2
+  kill -s "$sig" "$pid"
+  ( sleep 10; kill -KILL "$pid" 2>/dev/null ) & guard=$!
+  wait "$pid"; rc=$?
+  kill "$guard" 2>/dev/null; wait "$guard" 2>/dev/null
+  if [ $rc -eq 0 ] && grep -q "stopped (" "$tmp/log" && [ -s "$tmp/sig.png" ] && ! grep -q "Backtracing\|crashed" "$tmp/log"; then ok
+  else bad "SIG$sig: rc=$rc: $(tail -3 "$tmp/log")"; fi
+  rm -f "$tmp/sig.png"
+done
 # The sign-in form on headless, with the on-screen keyboard forced on: it says what it shows.
 if SILK_OSK=always timeout 120 env -u WAYLAND_DISPLAY "$silk" demo form --frames 3 --size 800x600 --out "$tmp/form.png" >"$tmp/log" 2>&1 \
    && grep -q "form: editing name" "$tmp/log" && grep -q "form: keyboard shown" "$tmp/log" \
@@ -216,6 +232,28 @@ if timeout 10 env WAYLAND_DISPLAY=silk-cli-no-such-socket "$silk" demo layers --
   bad "--backend wayland without a compositor should fail"
 elif grep -q "wl_display_connect(silk-cli-no-such-socket)" "$tmp/log" && [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 1000 ]; then ok
 else bad "--backend wayland without a compositor: $(cat "$tmp/log")"; fi
+
+# A compositor that accepts the connection and never answers (a listening socket nobody reads):
+# --seconds bounds the wait, the error names the socket, and SIGTERM ends the wait at once.
+mkdir -p "$tmp/xdg" && chmod 700 "$tmp/xdg"
+python3 -c 'import socket,sys,time; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8); time.sleep(120)' "$tmp/xdg/silent-0" & silent=$!
+for _ in $(seq 50); do [ -S "$tmp/xdg/silent-0" ] && break; sleep 0.1; done
+t0=$(date +%s%N)
+timeout 30 env XDG_RUNTIME_DIR="$tmp/xdg" WAYLAND_DISPLAY=silent-0 "$silk" demo layers --backend wayland --seconds 2 >"$tmp/log" 2>"$tmp/stderr"; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $ms -lt 6000 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] && grep -q "silent-0 did not answer within 2 s" "$tmp/stderr"; then ok
+else bad "silent compositor, --seconds 2: rc=$rc after ${ms} ms: $(cat "$tmp/stderr")"; fi
+env XDG_RUNTIME_DIR="$tmp/xdg" WAYLAND_DISPLAY=silent-0 "$silk" demo layers --backend wayland >"$tmp/log" 2>"$tmp/stderr" &
+pid=$!
+sleep 1
+kill -TERM "$pid"; t0=$(date +%s%N)
+( sleep 10; kill -KILL "$pid" 2>/dev/null ) & guard=$!
+wait "$pid"; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+kill "$guard" 2>/dev/null; wait "$guard" 2>/dev/null
+if [ $rc -ne 137 ] && [ $ms -lt 1000 ] && grep -q "stopped by SIGTERM while waiting for the compositor on silent-0" "$tmp/stderr"; then ok
+else bad "silent compositor, SIGTERM: rc=$rc after ${ms} ms: $(cat "$tmp/stderr")"; fi
+kill "$silent" 2>/dev/null; wait "$silent" 2>/dev/null
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
