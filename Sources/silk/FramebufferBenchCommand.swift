@@ -16,6 +16,10 @@ struct FramebufferBenchCommand: ParsableCommand {
     @Option(help: "Frames per case.") var frames: Int = 200
     @Option(help: "Use this real framebuffer device instead of a file (its own size and format).") var device: String?
 
+    func validate() throws {
+        guard (1...100_000).contains(frames) else { throw ValidationError("--frames \(frames): must be between 1 and 100000") }
+    }
+
     func run() throws {
         let w = Int(size.size.width), h = Int(size.size.height)
         var cases: [(String, FramebufferPixelFormat?, Rotation, Bool)] = []

@@ -119,6 +119,7 @@ expect_refusal arg-seconds-negative "--seconds" -- demo --seconds -1
 expect_refusal arg-touch-garbage "--touch-calibration" -- demo --touch-calibration "1 0 x 0 1 0 0"
 expect_refusal arg-unknown-scene "'nosuch'" -- snapshot nosuch
 expect_refusal raster-bench-only "--only bogus" -- raster-bench --only bogus
+expect_refusal fbdev-bench-frames "--frames 0" -- fbdev-bench --frames 0
 expect_refusal soak-sample-huge "--sample-every" -- soak --sample-every 1e12
 expect_refusal soak-sample-tiny "--sample-every" -- soak --sample-every 1e-12
 expect_refusal soak-seconds-huge "--seconds" -- soak --seconds 1e300
