@@ -16,6 +16,10 @@ struct Silk: ParsableCommand {
     /// every bad input. This `main` keeps `--help` (and `silk help …`) as they are and formats
     /// everything else itself.
     static func main() {
+        // The Swift runtime's backtracer takes SIGQUIT as a crash: it prints a report and the
+        // process then stays alive (a minute and more), ignoring the quit. Commands without an
+        // event loop quit with the default action; the app loop blocks SIGQUIT and ends in order.
+        signal(SIGQUIT, SIG_DFL)
         let arguments = CLIArguments.joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
         var command: any ParsableCommand
         do {

@@ -202,6 +202,20 @@ for sig in HUP QUIT USR1; do
   else bad "SIG$sig: rc=$rc: $(tail -3 "$tmp/log")"; fi
   rm -f "$tmp/sig.png"
 done
+# SIGQUIT to a command without an event loop quits it at once (the runtime's backtracer used to
+# take it as a crash and keep the process alive for more than a minute).
+# (In a subshell whose stderr is dropped: bash reports the job's "Quit" there.)
+read -r rc ms < <( {
+  ( ulimit -c 0; exec "$silk" raster-bench --runs 1000 ) >/dev/null 2>&1 &
+  pid=$!
+  sleep 1
+  kill -QUIT "$pid"; t0=$(date +%s%N)
+  ( sleep 10; kill -KILL "$pid" 2>/dev/null ) & guard=$!
+  wait "$pid"; rc=$?
+  echo "$rc $(( ($(date +%s%N) - t0) / 1000000 ))"
+  kill "$guard" 2>/dev/null
+} 2>/dev/null )
+if [ "$rc" = 131 ] && [ "$ms" -lt 3000 ]; then ok; else bad "SIGQUIT to raster-bench: rc=$rc after ${ms} ms"; fi
 # The sign-in form on headless, with the on-screen keyboard forced on: it says what it shows.
 if SILK_OSK=always timeout 120 env -u WAYLAND_DISPLAY "$silk" demo form --frames 3 --size 800x600 --out "$tmp/form.png" >"$tmp/log" 2>&1 \
    && grep -q "form: editing name" "$tmp/log" && grep -q "form: keyboard shown" "$tmp/log" \
