@@ -154,6 +154,7 @@ struct DemoCommand: ParsableCommand {
             update = { _ in }
         }
         if captureEvery > 0, let headless = window.presenter as? HeadlessPresenter {
+            do { try checkOutputPath(framesDir + "/frame.png", option: "--frames-dir") } catch { fail(error.message) }
             headless.captureEveryFrame(into: framesDir, stride: captureEvery)
             print("silk demo: writing every \(captureEvery)th frame to \(framesDir)/")
         }
