@@ -50,6 +50,11 @@ struct BenchCommand: ParsableCommand {
             return
         }
         guard scale.isFinite, scale >= 0.1, scale <= 4 else { fail("--scale \(scale): must be between 0.1 and 4") }
+        // The frame scenes render windows of this size: the same budget as a demo's window.
+        let pixels = (size.size.width * scale).rounded(.up) * (size.size.height * scale).rounded(.up)
+        guard pixels <= Double(Backend.maximumWindowPixels) else {
+            fail("--size \(Int(size.size.width))x\(Int(size.size.height)) at --scale \(scale): over the window limit of \(Backend.maximumWindowPixels / 1_000_000) MPx")
+        }
         let names = scenes.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         for n in names where !BenchCatalog.names.contains(n) {
             fail("--scene \(n): expected one of \(BenchCatalog.names.joined(separator: ", "))")

@@ -126,6 +126,8 @@ expect_refusal soak-seconds-huge "--seconds" -- soak --seconds 1e300
 expect_refusal soak-mutations "--mutations-per-second" -- soak --mutations-per-second 1e6
 expect_refusal netimage-photos "--photos -3" -- bench-netimage --photos=-3
 expect_refusal demo-window-budget "MPx" -- demo layers --backend headless --size 16384x16384
+expect_refusal bench-window-budget "MPx" -- bench --size 16384x16384
+expect_refusal soak-window-budget "MPx" -- soak --size 16384x16384 --seconds 1
 expect_refusal out-empty "empty path" -- snapshot shapes --out ""
 SILK_ASSETS="$tmp/no-assets" timeout 20 "$silk" snapshot card --out "$tmp/card-no-assets.png" >/dev/null 2>"$tmp/stderr"; rc=$?
 if [ $rc -eq 2 ] && [ "$(cat "$tmp/stderr")" = "silk: SILK_ASSETS=$tmp/no-assets: no such folder" ] && [ ! -e "$tmp/card-no-assets.png" ]; then ok
