@@ -54,7 +54,7 @@ struct SoakCommand: ParsableCommand {
         if let maxSlope, !(maxSlope.isFinite && maxSlope >= 0) { throw ValidationError("--max-slope \(maxSlope): must be a number ≥ 0") }
         guard maxFDGrowth >= 0 else { throw ValidationError("--max-fd-growth \(maxFDGrowth): must be ≥ 0") }
         // A CSV path that cannot be written is reported now, not after the whole run.
-        if let csv { try checkOutputPath(csv) }
+        if let csv { try checkOutputPath(csv, option: "--csv") }
         let status = MainActor.assumeIsolated { runOnMain(name) }
         Foundation.exit(status)
     }
@@ -116,9 +116,9 @@ struct SoakCommand: ParsableCommand {
 
         if let csv {
             let text = "seconds,rss_mb,fds,frames,missed,mutations\n" + samples.map(\.csv).joined(separator: "\n") + "\n"
+            // Reported, and the run's verdict still printed: minutes of samples are not thrown away.
             do { try writeOutput(Data(text.utf8), to: csv) } catch {
                 FileHandle.standardError.write(Data("silk soak: \(error)\n".utf8))
-                return 2
             }
         }
         let report = SoakReport(samples: samples, warmUp: warmUp)

@@ -137,6 +137,7 @@ if timeout 20 "$silk" snapshot --help >"$tmp/stdout" 2>&1 && grep -q "USAGE" "$t
 # A bad output folder is reported before the work, not after it.
 printf '{"cases": []}\n' >"$tmp/empty-corpus.json"
 expect_refusal layout-emit-unwritable "--emit $tmp/empty-corpus.json/x.json" -- layout "$tmp/empty-corpus.json" --emit "$tmp/empty-corpus.json/x.json"
+expect_refusal soak-csv-unwritable "--csv" -- soak --seconds 1 --csv "$tmp/empty-corpus.json/x.csv"
 t0=$(date +%s%N)
 expect_refusal demo-out-unwritable "--out $tmp/empty-corpus.json/x.png" -- demo layers --backend headless --seconds 30 --out "$tmp/empty-corpus.json/x.png"
 [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 10000 ] && ok || bad "demo --out: the bad path was reported only after the run"
