@@ -30,6 +30,9 @@ public struct WindowOptions: Sendable {
     public var fullscreen = false
     /// Set by `Application.makeWindow` from the background colour (opaque: XRGB buffers).
     public var opaque = true
+    /// Wayland: seconds each start-up wait on the compositor may take (a silent compositor is
+    /// an error after this, not a hang).
+    public var compositorTimeout: Double = 10
     public init() {}
 }
 
@@ -45,6 +48,10 @@ public struct BackendChoice {
 }
 
 extension Backend {
+    /// The largest window the headless and Wayland backends open, in device pixels: 8K UHD
+    /// (7680×4320, 33 MPx) fits; each buffer of it is 4 bytes a pixel, and a window has several.
+    public static let maximumWindowPixels = 40_000_000
+
     /// Opens a presenter for this backend at `pixelWidth`×`pixelHeight`.
     ///
     /// `auto` tries Wayland (when `WAYLAND_DISPLAY` is set), then the framebuffer, then headless,
@@ -60,6 +67,13 @@ extension Backend {
                      input: InputOptions = InputOptions(), takeConsole: Bool = true) throws -> BackendChoice {
         var framebuffer = framebuffer
         framebuffer.scale = scale
+        // The requested size decides every buffer of a headless or Wayland window (the
+        // compositor's, the presenter's, captures): checked before any of them is allocated,
+        // so `--size 16384x16384` is one clear error instead of gigabytes in seconds. The
+        // framebuffer ignores the request (the screen decides).
+        if self != .fbdev, pixelWidth <= 0 || pixelHeight <= 0 || pixelWidth * pixelHeight > Backend.maximumWindowPixels {
+            throw BackendError("a window of \(pixelWidth)×\(pixelHeight) pixels is over the limit of \(Backend.maximumWindowPixels / 1_000_000) MPx (Backend.maximumWindowPixels)")
+        }
         switch self {
         case .wayland:
             do {
@@ -119,6 +133,7 @@ extension Backend {
         o.maximized = options.maximized
         o.fullscreen = options.fullscreen
         o.opaque = options.opaque
+        o.answerTimeout = options.compositorTimeout
         let name = environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 } ?? "wayland-0"
         return try WaylandPresenter(options: o, displayName: name)
     }

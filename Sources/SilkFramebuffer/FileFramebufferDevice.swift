@@ -43,6 +43,49 @@ public final class FileFramebufferDevice: FramebufferDevice, @unchecked Sendable
         } catch { throw FramebufferError(device: path, kind: .systemCall(error)) }
     }
 
+    /// How a command-line file-backed device treats the path (`silk bench --backend fbdev
+    /// --device /tmp/…`): never a file Silk did not make.
+    public enum Creation: Sendable {
+        /// Create `path`, which must not exist (O_EXCL), and reserve its blocks.
+        case newFile
+        /// Open the file an earlier `.newFile` device created (same run), without truncating.
+        case fileCreatedEarlier
+    }
+
+    /// A device on a file Silk creates itself: `.newFile` refuses an existing path (a file
+    /// there is someone's data: it would be truncated, overwritten and deleted) and reserves
+    /// the memory with posix_fallocate, so a full tmpfs is a clear ENOSPC here instead of
+    /// SIGBUS when the mapping is first touched. The caller removes the file when done.
+    public init(path: String, info: ScreenInfo, creation: Creation) throws(FramebufferError) {
+        self.path = path; self.info = info; self.panSticks = true; self.vsync = .unsupported
+        switch creation {
+        case .newFile:
+            let fd: Int32
+            do { fd = try systemCall("open(\(path), O_CREAT | O_EXCL)") { open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) } }
+            catch {
+                if error.errno == EEXIST {
+                    throw FramebufferError(device: path, kind: .notAFramebuffer("an existing file; a file-backed device must be a new file, which Silk creates and removes"))
+                }
+                throw FramebufferError(device: path, kind: .systemCall(error))
+            }
+            let reserved = posix_fallocate(fd, 0, off_t(info.memoryLength))
+            if reserved != 0 {
+                _ = Glibc.close(fd)
+                unlink(path)  // created just above, by this call
+                throw FramebufferError(device: path, kind: .systemCall(SystemCallError(call: "posix_fallocate(\(info.memoryLength) bytes)", errno: reserved)))
+            }
+            self.fd = fd
+        case .fileCreatedEarlier:
+            do { fd = try systemCall("open(\(path))") { open(path, O_RDWR | O_CLOEXEC) } }
+            catch { throw FramebufferError(device: path, kind: .systemCall(error)) }
+            var st = stat()
+            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) >= info.memoryLength else {
+                _ = Glibc.close(fd)
+                throw FramebufferError(device: path, kind: .notAFramebuffer("not the file this run created"))
+            }
+        }
+    }
+
     deinit { close(); _ = Glibc.close(fd) }
 
     public func screenInfo() throws(FramebufferError) -> ScreenInfo {

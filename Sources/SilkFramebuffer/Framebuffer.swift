@@ -20,12 +20,30 @@ public final class LinuxFramebufferDevice: FramebufferDevice, @unchecked Sendabl
     /// `FramebufferError` naming the device (and the group that owns it).
     public init(path: String) throws(FramebufferError) {
         self.path = path
+        // What the path is, before opening it: open(2) of /dev/tty without a controlling
+        // terminal fails with ENXIO ("does not exist"), a FIFO would block, and a regular file
+        // would fail later with an ioctl message that does not say the real problem.
+        var st = stat()
+        if stat(path, &st) == 0 {
+            let type = st.st_mode & S_IFMT
+            if type != S_IFCHR {
+                let what = type == S_IFREG ? "a regular file" : type == S_IFDIR ? "a directory" : type == S_IFIFO ? "a FIFO" : type == S_IFBLK ? "a block device" : "not a device"
+                throw FramebufferError(device: path, kind: .notAFramebuffer(what))
+            }
+            let major = Int((st.st_rdev >> 8) & 0xfff) | Int((st.st_rdev >> 32) & ~0xfff)
+            if major != LinuxFramebufferDevice.framebufferMajor {
+                throw FramebufferError(device: path, kind: .notAFramebuffer("character device \(major):\(Int(st.st_rdev & 0xff)); framebuffers are major \(LinuxFramebufferDevice.framebufferMajor)"))
+            }
+        }
         do {
             fd = try systemCall("open(\(path))") { open(path, O_RDWR | O_CLOEXEC) }
         } catch {
             throw FramebufferError.opening(path, error, defaultGroup: "video")
         }
     }
+
+    /// FB_MAJOR (include/uapi/linux/major.h): every /dev/fbN.
+    static let framebufferMajor = 29
 
     deinit { close() }
 

@@ -15,6 +15,8 @@ public struct FramebufferError: Error, CustomStringConvertible, Sendable, Equata
         case vanished(SystemCallError)
         /// The pixel format, depth or geometry is not one Silk can draw.
         case unsupported(String)
+        /// The path exists but is something else (a tty, a regular file): what it is.
+        case notAFramebuffer(String)
     }
     public let device: String
     public let kind: Kind
@@ -53,6 +55,8 @@ public struct FramebufferError: Error, CustomStringConvertible, Sendable, Equata
             return "\(device) went away (unplugged, or its driver was unbound): \(e)"
         case let .unsupported(why):
             return "\(device): unsupported framebuffer: \(why)"
+        case let .notAFramebuffer(what):
+            return "\(device) is not a framebuffer device (it is \(what)); use --device /dev/fbN or SILK_FBDEV"
         }
     }
 }

@@ -10,6 +10,23 @@ import Foundation
 public enum Assets {
     public static let directory: URL? = locate()
 
+    /// Why `$SILK_ASSETS` is not used, when it is set to something that is not an assets
+    /// folder (the search then goes on without it). A setting that is silently ignored would
+    /// render cards without their photos; callers report this instead.
+    public static var environmentProblem: String? {
+        guard let env = ProcessInfo.processInfo.environment["SILK_ASSETS"], !env.isEmpty else { return nil }
+        let url = URL(fileURLWithPath: env)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: env, isDirectory: &isDirectory) else { return "SILK_ASSETS=\(env): no such folder" }
+        guard isDirectory.boolValue else { return "SILK_ASSETS=\(env): not a folder" }
+        guard isAssets(url) else { return "SILK_ASSETS=\(env): no fonts/DejaVuSans.ttf there (expected Silk's assets folder, with fonts/ and photos/)" }
+        var photos: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("photos").path, isDirectory: &photos), photos.boolValue else {
+            return "SILK_ASSETS=\(env): no photos/ folder there"
+        }
+        return nil
+    }
+
     /// The built-in default font (DejaVu Sans), always available when `directory` is.
     public static func font(_ name: String) -> URL? {
         directory.map { $0.appendingPathComponent("fonts/\(name)") }

@@ -27,11 +27,20 @@ public enum ExitReason: Equatable, Sendable {
     case interrupted
     /// SIGTERM arrived.
     case terminated
+    /// SIGHUP arrived (the controlling terminal or session went away).
+    case hungUp
+    /// SIGQUIT arrived.
+    case quit
+    /// SIGUSR1 arrived.
+    case userSignal
 
     init(_ signal: TerminationSignal) {
         switch signal {
         case .interrupt: self = .interrupted
         case .terminate: self = .terminated
+        case .hangUp: self = .hungUp
+        case .quit: self = .quit
+        case .user1: self = .userSignal
         }
     }
 }

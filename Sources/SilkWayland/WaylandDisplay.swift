@@ -62,10 +62,16 @@ public final class WaylandDisplay {
     private weak var loop: EventLoop?
     private var preparedRead = false
 
+    /// How long a start-up wait on the compositor (a roundtrip, the first configure) may take
+    /// before it fails with a clear error: a compositor that accepts the connection and never
+    /// answers would otherwise hang the app forever.
+    public let answerTimeout: Double
+
     /// Connects to `name` (nil: `WAYLAND_DISPLAY`, else `wayland-0`) and binds the globals.
     /// Calls `wl_display_connect`, then one roundtrip for the registry and one for the globals'
-    /// initial events (output scales, seat capabilities).
-    public init(name: String? = nil) throws(WaylandError) {
+    /// initial events (output scales, seat capabilities), each within `answerTimeout` seconds.
+    public init(name: String? = nil, answerTimeout: Double = 10) throws(WaylandError) {
+        self.answerTimeout = answerTimeout
         let env = ProcessInfo.processInfo.environment
         socketName = name ?? env["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 } ?? "wayland-0"
         guard let d = wl_display_connect(name) else {
@@ -96,9 +102,51 @@ public final class WaylandDisplay {
 
     // MARK: Dispatching on the main thread
 
-    /// `wl_display_roundtrip`, turning failure into a typed error.
+    /// `wl_display_roundtrip` with a deadline: a `wl_display.sync` and its `done`, waited for at
+    /// most `answerTimeout` seconds (see `dispatch(until:)`).
     func roundtrip(_ what: String) throws(WaylandError) {
-        if wl_display_roundtrip(display) < 0 { throw WaylandError(call: what, describeError()) }
+        guard let callback = wl_display_sync(display) else { throw WaylandError(call: what, describeError()) }
+        let sync = SyncDone()
+        wl_callback_add_listener(callback, syncListener, unretained(sync))
+        defer { wl_callback_destroy(callback) }
+        try dispatch(until: { sync.done }, what)
+    }
+
+    /// Dispatches the main queue until `condition()` holds. Unlike `wl_display_roundtrip` and
+    /// `wl_display_dispatch`, which block in poll(2) for as long as the compositor is silent,
+    /// this gives up after `answerTimeout` seconds with an error naming the socket and the wait,
+    /// and when a termination signal is pending (they are blocked for the loop's signalfd, so
+    /// SIGINT/SIGTERM would not end the wait otherwise). The signal stays pending: a loop run
+    /// afterwards still ends on it. Main thread, before `attach(to:)`.
+    func dispatch(until condition: () -> Bool, _ what: String) throws(WaylandError) {
+        let deadline = silk_clock_monotonic_ns() + Int64(answerTimeout * 1e9)
+        let fd = wl_display_get_fd(display)
+        while true {
+            if wl_display_dispatch_pending(display) < 0 { throw WaylandError(call: what, describeError()) }
+            if condition() { return }
+            if wl_display_prepare_read(display) != 0 { continue }  // events queued meanwhile
+            if wl_display_flush(display) < 0 && errno != EAGAIN {
+                wl_display_cancel_read(display)
+                throw WaylandError(call: what, describeError())
+            }
+            let remaining = deadline - silk_clock_monotonic_ns()
+            if remaining <= 0 {
+                wl_display_cancel_read(display)
+                throw WaylandError(call: what, "the compositor on \(socketName) did not answer within \(formatSeconds(answerTimeout)) (it accepted the connection but sent nothing)")
+            }
+            if let signal = TerminationSignal.pending() {
+                wl_display_cancel_read(display)
+                throw WaylandError(call: what, "stopped by \(signal.name) while waiting for the compositor on \(socketName)")
+            }
+            // Short slices, so a signal is noticed within 100 ms.
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let n = poll(&p, 1, Int32(min(remaining / 1_000_000 + 1, 100)))
+            if n > 0 {
+                if wl_display_read_events(display) < 0 { throw WaylandError(call: what, describeError()) }
+            } else {
+                wl_display_cancel_read(display)
+            }
+        }
     }
 
     /// Integrates the connection with `loop` (the main loop): see the class comment.
@@ -240,6 +288,17 @@ private nonisolated(unsafe) let registryListener = stableListener(wl_registry_li
         owner(data, as: WaylandDisplay.self).handleGlobal(name: name, interface: String(cString: interface), version: version)
     },
     global_remove: { data, _, name in owner(data, as: WaylandDisplay.self).handleGlobalRemove(name: name) }))
+
+/// The `done` of one `wl_display.sync` (a roundtrip's end).
+private final class SyncDone { var done = false }
+
+private nonisolated(unsafe) let syncListener = stableListener(wl_callback_listener(
+    done: { data, _, _ in owner(data, as: SyncDone.self).done = true }))
+
+/// "5 s", "0.5 s": a timeout for messages.
+func formatSeconds(_ s: Double) -> String {
+    s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+}
 
 private nonisolated(unsafe) let presentationListener = stableListener(wp_presentation_listener(
     clock_id: { data, _, id in owner(data, as: WaylandDisplay.self).handlePresentationClock(id) }))

@@ -60,7 +60,7 @@ public final class WaylandPresenter: Presenter, PresenterEventSource, @unchecked
     /// size: the compositor's, or `options.size` when it leaves the choice to the client).
     public init(options: WaylandWindowOptions, displayName: String? = nil) throws(WaylandError) {
         self.options = options
-        display = try WaylandDisplay(name: displayName)
+        display = try WaylandDisplay(name: displayName, answerTimeout: options.answerTimeout)
         toplevel = try WaylandToplevel(display: display, options: options)
         let queue = try RenderQueue(display: display.display)
         renderQueue = queue

@@ -16,6 +16,9 @@ public struct WaylandWindowOptions: Sendable {
     public var fullscreen = false
     /// Whether the window's content is opaque everywhere (XRGB8888 buffers instead of ARGB8888).
     public var opaque = true
+    /// Seconds each start-up wait on the compositor (the globals, the first configure) may take
+    /// before opening the window fails with a clear error (`WaylandDisplay.answerTimeout`).
+    public var answerTimeout: Double = 10
     public init() {}
 }
 
@@ -116,9 +119,9 @@ final class WaylandToplevel {
         display.onOutputsChanged = { [weak self] in self?.updateIntegerScale() }
         // The initial commit without a buffer asks for the first configure.
         wl_surface_commit(surface)
-        while !configured {
-            try display.roundtrip("wl_display_roundtrip (waiting for the first xdg_surface.configure)")
-        }
+        // Bounded like every start-up wait: a compositor that never configures the window
+        // would otherwise keep the app waiting forever.
+        try display.dispatch(until: { configured }, "waiting for the first xdg_surface.configure")
     }
 
     func destroy() {

@@ -101,6 +101,10 @@ struct EvdevTests {
         let m = TouchCalibration(matrixString: "0 1 0 -1 0 1")!.apply(0.25, 0.5)
         #expect(m == (0.5, 0.75))
         #expect(TouchCalibration(matrixString: "1 2 3") == nil)
+        // A garbage token is an error, not skipped (which would shift the other numbers).
+        #expect(TouchCalibration(matrixString: "1 0 x 0 1 0 0") == nil)
+        #expect(TouchCalibration(matrixString: "1 0 0 0 1 nan") == nil)
+        #expect(TouchCalibration(matrixString: "1,0,0,0,1,0") != nil)
     }
 
     @Test("an unplugged touchscreen cancels its touches; SYN_DROPPED discards a partial frame")

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import SilkLayout
 import SilkLayoutTools
@@ -89,6 +90,34 @@ import SilkLayoutTools
             .contains("alignItems") == true)
         let deep = "{\"cases\": [" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "]}"
         #expect(message(deep)?.contains("levels deep") == true)
+    }
+
+    /// Issue 23: a million children took 1.9 GB, and a bad value of 20 MB was echoed whole.
+    @Test func hugeFilesAreRefusedBeforeUsingTheirMemory() throws {
+        func message(_ text: String) -> String? {
+            do { _ = try CorpusFile.parse(Data(text.utf8)); return nil } catch { return error.message }
+        }
+        let many = "{\"cases\": [{\"name\": \"wide\", \"root\": {\"children\": ["
+            + Array(repeating: "{}", count: 4 * CorpusFile.maximumNodes + 1).joined(separator: ",") + "]}}]}"
+        #expect(message(many)?.contains("at most \(CorpusFile.maximumNodes) nodes") == true)
+        // Just over the node limit, under the container pre-check: counted while reading.
+        let over = "{\"cases\": [{\"name\": \"wide\", \"root\": {\"children\": ["
+            + Array(repeating: "{\"children\": null}", count: CorpusFile.maximumNodes).joined(separator: ",") + "]}}]}"
+        #expect(message(over)?.contains("more than \(CorpusFile.maximumNodes) nodes") == true)
+        let long = String(repeating: "A", count: 1_000_000)
+        let echoed = try #require(message("{\"cases\": [{\"name\": \"\(long)\", \"root\": {\"style\": {\"width\": \"\(long)\"}}}]}"))
+        #expect(echoed.count < 300, "the message quotes an excerpt: \(echoed.prefix(100))")
+        #expect(echoed.contains("width has an invalid value"))
+    }
+
+    @Test func filesThatAreNotRegularAreRefusedWithoutBlocking() throws {
+        let fifo = NSTemporaryDirectory() + "silk-corpus-fifo-\(getpid())"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        defer { unlink(fifo) }
+        #expect(throws: CorpusError.self) { try CorpusFile.load(contentsOf: URL(fileURLWithPath: fifo)) }
+        do { _ = try CorpusFile.load(contentsOf: URL(fileURLWithPath: "/nonexistent/silk.json")) } catch {
+            #expect(error.message == "no such file")
+        }
     }
 
     @Test func unsupportedValuesFailTheirCaseOnly() throws {

@@ -45,3 +45,19 @@ import Testing
         #expect(loop.runOnce(timeout: .zero) == nil, "the stop request went with the signal's exit")
     }
 }
+
+/// Issue 23: SIGHUP, SIGQUIT and SIGUSR1 killed the process with their default action (SIGQUIT:
+/// the runtime's crash report, then a minute alive), skipping the exit observers that restore
+/// the console; they now end the loop in order like SIGINT and SIGTERM.
+@Suite struct MoreTerminationSignalTests {
+    @Test(arguments: [(SIGHUP, ExitReason.hungUp), (SIGQUIT, .quit), (SIGUSR1, .userSignal)])
+    func signalEndsRunInOrder(signal: Int32, reason: ExitReason) throws {
+        let loop = try EventLoop()
+        try loop.watchTerminationSignals()
+        var exits: [LoopEvent] = []
+        loop.addObserver(.exit) { exits.append($0) }
+        loop.perform { _ = raise(signal) }
+        #expect(loop.run() == reason)
+        #expect(exits == [.exit(reason)])
+    }
+}

@@ -98,6 +98,79 @@ if [ $rc -eq 2 ] && [ "$(cat "$tmp/stderr")" = "silk: /dev/full: No space left o
 if [ $rc -eq 2 ] && [ "$(cat "$tmp/stderr")" = "silk: could not allocate 1024000000 bytes for a bitmap" ] && [ ! -e "$tmp/x.png" ]; then ok
 else bad "allocation failure: rc=$rc $(cat "$tmp/stderr")"; fi
 
+# --- hostile command lines (issue 23): one line naming the option, exit 2, never a crash or hang --
+# expect_refusal NAME NEEDLE -- ARGS…: like expect_error, for commands without --out
+expect_refusal() {
+  local name=$1 needle=$2; shift 3
+  # limit_kb=N before the call: an address-space limit (ulimit -v) for this command only.
+  ( if [ -n "${limit_kb:-}" ]; then ulimit -v "$limit_kb"; fi; exec timeout 20 "$silk" "$@" ) >"$tmp/stdout" 2>"$tmp/stderr"; local rc=$?
+  local lines; lines=$(wc -l <"$tmp/stderr")
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$needle" "$tmp/stderr"; then ok
+  else bad "$name: expected exit 2 and one stderr line naming '$needle'; got rc=$rc: $(head -c 300 "$tmp/stderr")"; fi
+}
+expect_refusal arg-size-0x0 "'0x0'" -- snapshot shapes --size 0x0
+expect_refusal arg-size-negative "'-5x10'" -- snapshot shapes --size -5x10
+expect_refusal arg-scale-negative "--scale" -- snapshot shapes --scale -1
+expect_refusal arg-scale-tiny "--scale" -- snapshot shapes --scale 1e-9
+expect_refusal arg-rotate "--rotate 45" -- demo --rotate 45
+expect_refusal arg-refresh "--refresh" -- demo --refresh 0
+expect_refusal arg-frames-0 "--frames 0" -- demo --frames 0
+expect_refusal arg-seconds-negative "--seconds" -- demo --seconds -1
+expect_refusal arg-touch-garbage "--touch-calibration" -- demo --touch-calibration "1 0 x 0 1 0 0"
+expect_refusal arg-unknown-scene "'nosuch'" -- snapshot nosuch
+expect_refusal raster-bench-only "--only bogus" -- raster-bench --only bogus
+expect_refusal fbdev-bench-frames "--frames 0" -- fbdev-bench --frames 0
+expect_refusal soak-sample-huge "--sample-every" -- soak --sample-every 1e12
+expect_refusal soak-sample-tiny "--sample-every" -- soak --sample-every 1e-12
+expect_refusal soak-seconds-huge "--seconds" -- soak --seconds 1e300
+expect_refusal soak-mutations "--mutations-per-second" -- soak --mutations-per-second 1e6
+expect_refusal netimage-photos "--photos -3" -- bench-netimage --photos=-3
+expect_refusal demo-window-budget "MPx" -- demo layers --backend headless --size 16384x16384
+expect_refusal bench-window-budget "MPx" -- bench --size 16384x16384
+expect_refusal soak-window-budget "MPx" -- soak --size 16384x16384 --seconds 1
+expect_refusal out-empty "empty path" -- snapshot shapes --out ""
+SILK_ASSETS="$tmp/no-assets" timeout 20 "$silk" snapshot card --out "$tmp/card-no-assets.png" >/dev/null 2>"$tmp/stderr"; rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$tmp/stderr")" = "silk: SILK_ASSETS=$tmp/no-assets: no such folder" ] && [ ! -e "$tmp/card-no-assets.png" ]; then ok
+else bad "broken SILK_ASSETS: rc=$rc $(cat "$tmp/stderr")"; fi
+# --help still prints the help and exits 0.
+if timeout 20 "$silk" snapshot --help >"$tmp/stdout" 2>&1 && grep -q "USAGE" "$tmp/stdout"; then ok; else bad "snapshot --help: $(head -c 300 "$tmp/stdout")"; fi
+# A bad output folder is reported before the work, not after it.
+printf '{"cases": []}\n' >"$tmp/empty-corpus.json"
+expect_refusal layout-emit-unwritable "--emit $tmp/empty-corpus.json/x.json" -- layout "$tmp/empty-corpus.json" --emit "$tmp/empty-corpus.json/x.json"
+expect_refusal soak-csv-unwritable "--csv" -- soak --seconds 1 --csv "$tmp/empty-corpus.json/x.csv"
+t0=$(date +%s%N)
+expect_refusal demo-out-unwritable "--out $tmp/empty-corpus.json/x.png" -- demo layers --backend headless --seconds 30 --out "$tmp/empty-corpus.json/x.png"
+[ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 10000 ] && ok || bad "demo --out: the bad path was reported only after the run"
+# silk layout: a million children are refused before the memory is spent; a 2 MB bad value is
+# quoted as an excerpt.
+python3 - "$tmp" <<'PY'
+import sys, os
+d = sys.argv[1]
+open(os.path.join(d, "wide.json"), "w").write('{"cases": [{"name": "wide", "root": {"children": [' + ",".join(["{}"] * 1000000) + ']}}]}')
+open(os.path.join(d, "long-value.json"), "w").write('{"cases": [{"name": "x", "root": {"style": {"width": "' + "A" * 2000000 + '"}}}]}')
+PY
+limit_kb=1500000 expect_refusal layout-million-children "nodes" -- layout "$tmp/wide.json"
+if [ "$(tail -1 "$tmp/stderr" | wc -c)" -lt 400 ]; then ok; else bad "layout-million-children: long message"; fi
+expect_refusal layout-long-value "width has an invalid value" -- layout "$tmp/long-value.json"
+if [ "$(wc -c <"$tmp/stderr")" -lt 400 ]; then ok; else bad "layout-long-value: the error echoed $(wc -c <"$tmp/stderr") bytes"; fi
+# FIFOs: as input they are refused at once (open(2) would wait for a writer forever); as output
+# without a reader refused, with a reader written in place (never renamed over).
+mkfifo "$tmp/fifo"
+expect_refusal fifo-image "not a regular file" -- snapshot image --image "$tmp/fifo" --out "$tmp/x.png"
+expect_refusal fifo-text "not a regular file" -- snapshot text --text-file "$tmp/fifo" --out "$tmp/x.png"
+expect_refusal fifo-layout "not a regular file" -- layout "$tmp/fifo"
+expect_refusal fifo-out "FIFO" -- snapshot shapes --out "$tmp/fifo"
+(cat "$tmp/fifo" >"$tmp/fifo.json") & reader=$!
+if timeout 60 "$silk" bench --quick --scene layout --json "$tmp/fifo" >/dev/null 2>"$tmp/stderr" && wait $reader \
+   && grep -q '"scenes"' "$tmp/fifo.json" && [ -p "$tmp/fifo" ]; then ok
+else bad "bench --json FIFO: $(head -c 300 "$tmp/stderr")"; kill $reader 2>/dev/null; fi
+# Framebuffer paths: an existing file is not Silk's to truncate or delete; a tty is not a
+# framebuffer (it used to say "does not exist").
+printf 'keep me\n' >"$tmp/not-a-framebuffer"
+expect_refusal fbdev-existing-file "not a framebuffer" -- bench --backend fbdev --device "$tmp/not-a-framebuffer" --quick --scene layers-scroll
+if [ "$(cat "$tmp/not-a-framebuffer")" = "keep me" ]; then ok; else bad "fbdev --device: an existing file was changed or deleted"; fi
+expect_refusal fbdev-tty "is not a framebuffer device" -- demo --backend fbdev --device /dev/tty --no-console
+
 # --- the app loop: demo runs on headless and stops in order on SIGTERM / SIGINT -----------------
 if timeout 30 env -u WAYLAND_DISPLAY "$silk" demo layers --frames 30 --out "$tmp/frames.png" >"$tmp/log" 2>&1 \
    && grep -q "using headless" "$tmp/log" && [ "$(png_size "$tmp/frames.png")" = "1280 720" ]; then ok
@@ -116,6 +189,36 @@ for sig in TERM INT; do
   else bad "SIG$sig: rc=$rc after ${ms} ms: $(cat "$tmp/log")"; fi
   rm -f "$tmp/sig.png"
 done
+# SIGHUP, SIGQUIT and SIGUSR1 end the app in order too (they used to kill it without the exit
+# observers, or — SIGQUIT — print a crash report and leave it alive); SIGPIPE is ignored.
+for sig in HUP QUIT USR1; do
+  env -u WAYLAND_DISPLAY "$silk" demo layers --out "$tmp/sig.png" >"$tmp/log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do grep -q "running" "$tmp/log" && break; sleep 0.1; done
+  sleep 0.3
+  kill -s PIPE "$pid"; sleep 0.2
+  kill -s "$sig" "$pid"
+  ( sleep 10; kill -KILL "$pid" 2>/dev/null ) & guard=$!
+  wait "$pid"; rc=$?
+  kill "$guard" 2>/dev/null; wait "$guard" 2>/dev/null
+  if [ $rc -eq 0 ] && grep -q "stopped (" "$tmp/log" && [ -s "$tmp/sig.png" ] && ! grep -q "Backtracing\|crashed" "$tmp/log"; then ok
+  else bad "SIG$sig: rc=$rc: $(tail -3 "$tmp/log")"; fi
+  rm -f "$tmp/sig.png"
+done
+# SIGQUIT to a command without an event loop quits it at once (the runtime's backtracer used to
+# take it as a crash and keep the process alive for more than a minute).
+# (In a subshell whose stderr is dropped: bash reports the job's "Quit" there.)
+read -r rc ms < <( {
+  ( ulimit -c 0; exec "$silk" raster-bench --runs 1000 ) >/dev/null 2>&1 &
+  pid=$!
+  sleep 1
+  kill -QUIT "$pid"; t0=$(date +%s%N)
+  ( sleep 10; kill -KILL "$pid" 2>/dev/null ) & guard=$!
+  wait "$pid"; rc=$?
+  echo "$rc $(( ($(date +%s%N) - t0) / 1000000 ))"
+  kill "$guard" 2>/dev/null
+} 2>/dev/null )
+if [ "$rc" = 131 ] && [ "$ms" -lt 3000 ]; then ok; else bad "SIGQUIT to raster-bench: rc=$rc after ${ms} ms"; fi
 # The sign-in form on headless, with the on-screen keyboard forced on: it says what it shows.
 if SILK_OSK=always timeout 120 env -u WAYLAND_DISPLAY "$silk" demo form --frames 3 --size 800x600 --out "$tmp/form.png" >"$tmp/log" 2>&1 \
    && grep -q "form: editing name" "$tmp/log" && grep -q "form: keyboard shown" "$tmp/log" \
@@ -147,6 +250,28 @@ if timeout 10 env WAYLAND_DISPLAY=silk-cli-no-such-socket "$silk" demo layers --
   bad "--backend wayland without a compositor should fail"
 elif grep -q "wl_display_connect(silk-cli-no-such-socket)" "$tmp/log" && [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 1000 ]; then ok
 else bad "--backend wayland without a compositor: $(cat "$tmp/log")"; fi
+
+# A compositor that accepts the connection and never answers (a listening socket nobody reads):
+# --seconds bounds the wait, the error names the socket, and SIGTERM ends the wait at once.
+mkdir -p "$tmp/xdg" && chmod 700 "$tmp/xdg"
+python3 -c 'import socket,sys,time; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8); time.sleep(120)' "$tmp/xdg/silent-0" & silent=$!
+for _ in $(seq 50); do [ -S "$tmp/xdg/silent-0" ] && break; sleep 0.1; done
+t0=$(date +%s%N)
+timeout 30 env XDG_RUNTIME_DIR="$tmp/xdg" WAYLAND_DISPLAY=silent-0 "$silk" demo layers --backend wayland --seconds 2 >"$tmp/log" 2>"$tmp/stderr"; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $ms -lt 6000 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] && grep -q "silent-0 did not answer within 2 s" "$tmp/stderr"; then ok
+else bad "silent compositor, --seconds 2: rc=$rc after ${ms} ms: $(cat "$tmp/stderr")"; fi
+env XDG_RUNTIME_DIR="$tmp/xdg" WAYLAND_DISPLAY=silent-0 "$silk" demo layers --backend wayland >"$tmp/log" 2>"$tmp/stderr" &
+pid=$!
+sleep 1
+kill -TERM "$pid"; t0=$(date +%s%N)
+( sleep 10; kill -KILL "$pid" 2>/dev/null ) & guard=$!
+wait "$pid"; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+kill "$guard" 2>/dev/null; wait "$guard" 2>/dev/null
+if [ $rc -ne 137 ] && [ $ms -lt 1000 ] && grep -q "stopped by SIGTERM while waiting for the compositor on silent-0" "$tmp/stderr"; then ok
+else bad "silent compositor, SIGTERM: rc=$rc after ${ms} ms: $(cat "$tmp/stderr")"; fi
+kill "$silent" 2>/dev/null; wait "$silent" 2>/dev/null
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -153,12 +153,15 @@ public enum TextScene {
 
     /// Reads up to `limit` bytes with POSIX calls (no Foundation exceptions on odd files).
     static func readPrefix(path: String, limit: Int) throws(RasterError) -> (bytes: [UInt8], fileSize: Int) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, regular files only: open(2) of a FIFO otherwise waits forever for a
+        // writer, and a tty or device could be read without end.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .io(path: path, reason: "is a directory") }
+        if (st.st_mode & S_IFMT) != S_IFREG { throw .io(path: path, reason: "is not a regular file (\(ImageDecoder.fileKind(st.st_mode)))") }
         var out = [UInt8](repeating: 0, count: limit)
         var total = 0
         while total < limit {

@@ -49,7 +49,12 @@ struct BenchCommand: ParsableCommand {
             }
             return
         }
-        guard scale.isFinite, scale > 0, scale <= 4 else { fail("--scale \(scale): must be in (0, 4]") }
+        guard scale.isFinite, scale >= 0.1, scale <= 4 else { fail("--scale \(scale): must be between 0.1 and 4") }
+        // The frame scenes render windows of this size: the same budget as a demo's window.
+        let pixels = (size.size.width * scale).rounded(.up) * (size.size.height * scale).rounded(.up)
+        guard pixels <= Double(Backend.maximumWindowPixels) else {
+            fail("--size \(Int(size.size.width))x\(Int(size.size.height)) at --scale \(scale): over the window limit of \(Backend.maximumWindowPixels / 1_000_000) MPx")
+        }
         let names = scenes.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         for n in names where !BenchCatalog.names.contains(n) {
             fail("--scene \(n): expected one of \(BenchCatalog.names.joined(separator: ", "))")
@@ -63,7 +68,10 @@ struct BenchCommand: ParsableCommand {
             guard warmup.isFinite, warmup >= 0, warmup <= 60 else { fail("--warmup must be in [0, 60]") }
             settings.warmupSeconds = warmup
         }
-        for path in [json, plot, markdown].compactMap({ $0 }) where path != "-" { checkWritable(path) }
+        for (option, path) in [("--json", json), ("--plot", plot), ("--markdown", markdown)] {
+            guard let path, path != "-" else { continue }
+            do { try checkOutputPath(path, option: option) } catch { fail(error.message) }
+        }
 
         var fileDevice: String?
         defer { if let fileDevice { unlink(fileDevice) } }
@@ -82,14 +90,18 @@ struct BenchCommand: ParsableCommand {
             // Frames are presented on the device: present time is the copy into video memory,
             // paced by the device (vsync or its timer). The scenes take the device's size.
             let path = device ?? ProcessInfo.processInfo.environment["SILK_FBDEV"] ?? "/dev/fb0"
-            if path.hasPrefix("/dev/shm/") || path.hasPrefix("/tmp/") { fileDevice = path }
+            let fileBacked = isFileDevicePath(path)
             let probe: FramebufferPresenter
-            do { probe = try FramebufferPresenter(device: try openFramebuffer(path), options: FramebufferOptions()) }
-            catch { fail("--backend fbdev: \(path): \(error)") }
+            do { probe = try FramebufferPresenter(device: try openFramebuffer(path, fileBacked: fileBacked, createdEarlier: false), options: FramebufferOptions()) }
+            catch { fail("--backend fbdev: \(error)") }
+            // Created by the probe above (O_EXCL): Silk's to remove when the run ends.
+            if fileBacked { fileDevice = path }
             settings.size = Size(width: Double(probe.pixelWidth) / scale, height: Double(probe.pixelHeight) / scale)
             probe.shutDown()
             settings.backend = "fbdev"
-            settings.makePresenter = { _, _, _ in try FramebufferPresenter(device: try openFramebuffer(path), options: FramebufferOptions()) }
+            settings.makePresenter = { _, _, _ in
+                try FramebufferPresenter(device: try openFramebuffer(path, fileBacked: fileBacked, createdEarlier: true), options: FramebufferOptions())
+            }
         default:
             fail("--backend \(backend): expected headless, wayland or fbdev")
         }
@@ -105,12 +117,12 @@ struct BenchCommand: ParsableCommand {
         print(report.table())
         do {
             if let json {
-                try report.jsonData().write(to: URL(fileURLWithPath: json))
+                try writeOutput(try report.jsonData(), to: json)
                 print("wrote \(json)")
             }
             if let markdown {
                 if markdown == "-" { print(report.markdown()) } else {
-                    try Data((report.markdown() + "\n").utf8).write(to: URL(fileURLWithPath: markdown))
+                    try writeOutput(Data((report.markdown() + "\n").utf8), to: markdown)
                     print("wrote \(markdown)")
                 }
             }
@@ -127,15 +139,6 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
-    /// Fails at once (before minutes of measuring) when an output file cannot be created.
-    func checkWritable(_ path: String) {
-        let existed = FileManager.default.fileExists(atPath: path)
-        guard FileManager.default.createFile(atPath: path, contents: existed ? (try? Data(contentsOf: URL(fileURLWithPath: path))) : Data()) else {
-            fail("\(path): cannot write there")
-        }
-        if !existed { unlink(path) }
-    }
-
     func commandLine() -> String {
         (["silk"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
     }
@@ -147,13 +150,28 @@ let buildConfiguration = "debug"
 let buildConfiguration = "release"
 #endif
 
-/// A framebuffer device: a real one, or — for a path under /dev/shm or /tmp, as tests use — a
-/// file-backed 1280×720 XRGB8888 device created there.
-func openFramebuffer(_ path: String) throws -> any FramebufferDevice {
-    if path.hasPrefix("/dev/shm/") || path.hasPrefix("/tmp/") {
-        return try FileFramebufferDevice(path: path, info: .typical(.xrgb8888, width: 1280, height: 720))
+/// A framebuffer device: a real one, or — for a new file in /dev/shm or /tmp, as tests use — a
+/// file-backed 1280×720 XRGB8888 device that Silk creates there (the first open, O_EXCL: an
+/// existing file is refused, never truncated) and reopens for each scene.
+func openFramebuffer(_ path: String, fileBacked: Bool, createdEarlier: Bool) throws -> any FramebufferDevice {
+    if fileBacked {
+        return try FileFramebufferDevice(path: path, info: .typical(.xrgb8888, width: 1280, height: 720),
+                                         creation: createdEarlier ? .fileCreatedEarlier : .newFile)
     }
     return try LinuxFramebufferDevice(path: path)
+}
+
+/// Whether `path` names a file-backed test device: not an existing device node, and its folder,
+/// with symlinks and `..` resolved, is /tmp or /dev/shm (or below). A prefix test on the text
+/// alone let `/tmp/../etc/x` through.
+func isFileDevicePath(_ path: String) -> Bool {
+    var st = stat()
+    if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFCHR { return false }
+    let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    guard let resolved = realpath(parent, nil) else { return false }
+    defer { free(resolved) }
+    let folder = String(cString: resolved)
+    return ["/tmp", "/dev/shm"].contains { folder == $0 || folder.hasPrefix($0 + "/") }
 }
 
 /// This program's path, for spawning the startup probe.

@@ -51,7 +51,10 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         guard let backend = Backend(rawValue: backend) else { fail("--backend \(backend): expected auto, wayland, fbdev or headless") }
-        guard scale.isFinite, scale > 0, scale <= 8 else { fail("--scale \(scale): must be in (0, 8]") }
+        guard scale.isFinite, scale >= 0.1, scale <= 8 else { fail("--scale \(scale): must be between 0.1 and 8") }
+        if let seconds, !(seconds.isFinite && seconds > 0) { fail("--seconds \(seconds): must be a positive number") }
+        if let frames, frames < 1 { fail("--frames \(frames): must be at least 1") }
+        guard captureEvery >= 0 else { fail("--capture-every \(captureEvery): must be 0 (off) or more") }
         let status = MainActor.assumeIsolated { runOnMain(backend) }
         Foundation.exit(status)
     }
@@ -70,9 +73,15 @@ struct DemoCommand: ParsableCommand {
             options.fullscreen = fullscreen
             options.maximized = maximized
             options.minimumSize = Size(width: 200, height: 150)
+            // --seconds bounds the whole run, the wait for a silent compositor included.
+            if let seconds { options.compositorTimeout = min(options.compositorTimeout, max(seconds, 0.1)) }
             window = try app.makeWindow(size: size.size, scale: scale, options: options) { print("silk demo: backend: \($0)") }
         } catch {
             fail("\(error)")
+        }
+        if window.presenter is HeadlessPresenter {
+            // Where the last frame goes is checked now, not after the whole run.
+            do { try checkOutputPath(out, option: "--out") } catch { fail(error.message) }
         }
         let update: (Double) -> Void
         var noScrollUpdate = noScroll
@@ -132,6 +141,7 @@ struct DemoCommand: ParsableCommand {
             update = { _ in }
         }
         if captureEvery > 0, let headless = window.presenter as? HeadlessPresenter {
+            do { try checkOutputPath(framesDir + "/frame.png", option: "--frames-dir") } catch { fail(error.message) }
             headless.captureEveryFrame(into: framesDir, stride: captureEvery)
             print("silk demo: writing every \(captureEvery)th frame to \(framesDir)/")
         }

@@ -20,7 +20,7 @@ struct FramebufferArguments: ParsableArguments {
     func validate() throws {
         guard Rotation(degrees: rotate) != nil, rotate % 90 == 0 else { throw ValidationError("--rotate \(rotate): use 0, 90, 180 or 270") }
         if let touchCalibration, TouchCalibration(matrixString: touchCalibration) == nil {
-            throw ValidationError("--touch-calibration: six numbers expected, got '\(touchCalibration)'")
+            throw ValidationError("--touch-calibration: six numbers expected, got '\(CLIArguments.excerpt(touchCalibration))'")
         }
         if let refresh, !(refresh > 0 && refresh <= 1000) { throw ValidationError("--refresh \(refresh): must be in (0, 1000]") }
     }

@@ -16,6 +16,10 @@ struct FramebufferBenchCommand: ParsableCommand {
     @Option(help: "Frames per case.") var frames: Int = 200
     @Option(help: "Use this real framebuffer device instead of a file (its own size and format).") var device: String?
 
+    func validate() throws {
+        guard (1...100_000).contains(frames) else { throw ValidationError("--frames \(frames): must be between 1 and 100000") }
+    }
+
     func run() throws {
         let w = Int(size.size.width), h = Int(size.size.height)
         var cases: [(String, FramebufferPixelFormat?, Rotation, Bool)] = []
@@ -32,7 +36,7 @@ struct FramebufferBenchCommand: ParsableCommand {
             let dev: any FramebufferDevice
             let path = "/dev/shm/silk-fbdev-bench-\(getpid())"
             if let device { dev = try LinuxFramebufferDevice(path: device) }
-            else { dev = try FileFramebufferDevice(path: path, info: .typical(format!, width: w, height: h)) }
+            else { dev = try FileFramebufferDevice(path: path, info: .typical(format!, width: w, height: h), creation: .newFile) }
             defer { if device == nil { unlink(path) } }
             var options = FramebufferOptions()
             options.rotation = rotation; options.dither = dither; options.vsync = .off; options.doubleBuffering = .off

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SilkLayout
 import SilkLayoutTools
+import SilkRaster
 
 /// `silk layout FILE.json [--emit OUT.json]`: lays out every case of a layout-corpus file
 /// (the schema of Tests/SilkLayoutTests/Fixtures/README.md) through the CSS-to-Silk mapping of
@@ -21,6 +22,10 @@ struct LayoutCommand: ParsableCommand {
 
     func run() throws {
         guard tolerance.isFinite, tolerance >= 0 else { layoutInputError("--tolerance \(tolerance): must be ≥ 0") }
+        // Reported before the corpus is read and laid out, not after.
+        if let emit {
+            do { try checkOutputPath(emit, option: "--emit") } catch { layoutInputError(error.message) }
+        }
         let cases: [CorpusCase]
         do {
             cases = try CorpusFile.load(contentsOf: URL(fileURLWithPath: file))
@@ -40,9 +45,9 @@ struct LayoutCommand: ParsableCommand {
         }
         if let emit {
             do {
-                try Data(CorpusEvaluator.emitJSON(results).utf8).write(to: URL(fileURLWithPath: emit))
+                try writeOutput(Data(CorpusEvaluator.emitJSON(results).utf8), to: emit)
             } catch {
-                layoutInputError("\(emit): cannot write (\(error.localizedDescription))")
+                layoutInputError("\(error)")
             }
         }
         print("\(cases.count - failed) passed, \(failed) failed")

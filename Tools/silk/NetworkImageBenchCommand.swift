@@ -36,6 +36,18 @@ struct NetworkImageBenchCommand: ParsableCommand {
         var isDone: Bool { lock.lock(); defer { lock.unlock() }; return final != nil }
     }
 
+    /// Ranges checked before the server starts: a negative count traps in a range (`0..<-3`)
+    /// after minutes of measuring, and a huge photo or chunk would be generated in memory.
+    func validate() throws {
+        guard (1...100).contains(runs) else { throw ValidationError("--runs \(runs): must be between 1 and 100") }
+        guard (1...10_000).contains(photos) else { throw ValidationError("--photos \(photos): must be between 1 and 10000") }
+        guard (1...(1 << 20)).contains(chunk) else { throw ValidationError("--chunk \(chunk): must be between 1 and 1048576 bytes") }
+        guard (0...10_000).contains(interval) else { throw ValidationError("--interval \(interval): must be between 0 and 10000 ms") }
+        guard photoSize.size.width * photoSize.size.height <= 16_000_000 else {
+            throw ValidationError("--photo-size \(Int(photoSize.size.width))x\(Int(photoSize.size.height)): at most 16 MPx")
+        }
+    }
+
     func run() throws {
         // The nodes here are never shown: performOnPassThread work runs inline on this thread.
         NodePass.adoptCurrentThreadAsPassThread()

@@ -14,8 +14,15 @@ struct RasterBenchCommand: ParsableCommand {
     @Option(help: "Runs per figure (the median is reported).") var runs: Int = 9
     @Option(help: "Only one figure: jpeg, blur or text (for instruction counts under callgrind).") var only: String?
 
+    func validate() throws {
+        guard (1...1000).contains(runs) else { throw ValidationError("--runs \(runs): must be between 1 and 1000") }
+        if let only, !["jpeg", "blur", "text"].contains(only) {
+            throw ValidationError("--only \(CLIArguments.excerpt(only)): expected jpeg, blur or text")
+        }
+    }
+
     func run() throws {
-        let runs = max(1, min(1000, self.runs))
+        let runs = self.runs
         func median(_ body: () throws -> Void) rethrows -> Double {
             var t: [Double] = []
             for _ in 0..<runs {

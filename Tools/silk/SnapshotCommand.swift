@@ -19,10 +19,12 @@ struct SnapshotCommand: ParsableCommand {
     @Option(name: .customLong("text-file"), help: "For the text scene: a text file to lay out.") var textFile: String?
 
     func run() throws {
-        guard scale.isFinite, scale > 0, scale <= 8 else {
-            fail("--scale \(scale): must be a number in (0, 8]")
+        guard scale.isFinite, scale >= 0.1, scale <= 8 else {
+            fail("--scale \(scale): must be a number between 0.1 and 8")
         }
         let path = out ?? "out/\(scene.rawValue).png"
+        // An output that cannot be written is reported before rendering, not after.
+        do { try checkOutputPath(path, option: "--out") } catch { fail(error.message) }
         do {
             let bitmap = try SceneName.render(scene, size: size?.size, scale: scale, imagePath: imagePath, textFile: textFile)
             try bitmap.writePNG(to: path)

@@ -26,13 +26,35 @@ struct SoakCommand: ParsableCommand {
     @Option(help: "Fail when open descriptors grow by more than this after warm-up.") var maxFDGrowth: Int = 0
     @Option(help: "Also write the samples as CSV here.") var csv: String?
 
+    /// 30 days: longer than any soak needs, far below where seconds overflow as nanoseconds.
+    static let maximumSeconds = 30.0 * 86_400
+    /// Each mutation builds or reconfigures nodes on the main thread; 100 a second is 25× the
+    /// default and still leaves the 60 Hz loop time for frames and signals.
+    static let maximumMutationsPerSecond = 100.0
+
     func run() throws {
         guard let name = SoakSceneName(rawValue: scene) else {
             throw ValidationError("unknown scene '\(scene)'; expected \(SoakSceneName.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard seconds.isFinite, seconds > 0, sampleEvery.isFinite, sampleEvery > 0, mutationsPerSecond.isFinite, mutationsPerSecond >= 0 else {
-            throw ValidationError("--seconds, --sample-every must be positive and --mutations-per-second not negative")
+        // Ranges checked up front: the values become Int64 nanoseconds (1e12 s traps), a timer
+        // period (1e-12 s spins the loop) and mutations run on main between frames (1e6 a second
+        // would starve the loop, signals included).
+        guard seconds.isFinite, seconds >= 1, seconds <= SoakCommand.maximumSeconds else {
+            throw ValidationError("--seconds \(seconds): must be between 1 and \(Int(SoakCommand.maximumSeconds)) (30 days)")
         }
+        guard sampleEvery.isFinite, sampleEvery >= 0.1, sampleEvery <= 86_400 else {
+            throw ValidationError("--sample-every \(sampleEvery): must be between 0.1 and 86400 seconds")
+        }
+        guard mutationsPerSecond.isFinite, mutationsPerSecond >= 0, mutationsPerSecond <= SoakCommand.maximumMutationsPerSecond else {
+            throw ValidationError("--mutations-per-second \(mutationsPerSecond): must be between 0 and \(Int(SoakCommand.maximumMutationsPerSecond))")
+        }
+        if let warmUp, !(warmUp.isFinite && warmUp >= 0 && warmUp < seconds) {
+            throw ValidationError("--warm-up \(warmUp): must be at least 0 and less than --seconds (\(seconds))")
+        }
+        if let maxSlope, !(maxSlope.isFinite && maxSlope >= 0) { throw ValidationError("--max-slope \(maxSlope): must be a number ≥ 0") }
+        guard maxFDGrowth >= 0 else { throw ValidationError("--max-fd-growth \(maxFDGrowth): must be ≥ 0") }
+        // A CSV path that cannot be written is reported now, not after the whole run.
+        if let csv { try checkOutputPath(csv, option: "--csv") }
         let status = MainActor.assumeIsolated { runOnMain(name) }
         Foundation.exit(status)
     }
@@ -78,6 +100,9 @@ struct SoakCommand: ParsableCommand {
             let t = elapsed()
             soak.scroll(time: t)
             if mutationsPerSecond > 0 {
+                // After a stall (a suspended process, a slow machine) the schedule is not caught
+                // up mutation by mutation: at most one second's worth runs in one tick.
+                nextMutation = max(nextMutation, t - 1)
                 while nextMutation <= t {
                     mutations[soak.mutate(using: &random), default: 0] += 1
                     nextMutation += 1 / mutationsPerSecond
@@ -91,8 +116,9 @@ struct SoakCommand: ParsableCommand {
 
         if let csv {
             let text = "seconds,rss_mb,fds,frames,missed,mutations\n" + samples.map(\.csv).joined(separator: "\n") + "\n"
-            do { try Data(text.utf8).write(to: URL(fileURLWithPath: csv)) } catch {
-                FileHandle.standardError.write(Data("silk soak: \(csv): \(error.localizedDescription)\n".utf8))
+            // Reported, and the run's verdict still printed: minutes of samples are not thrown away.
+            do { try writeOutput(Data(text.utf8), to: csv) } catch {
+                FileHandle.standardError.write(Data("silk soak: \(error)\n".utf8))
             }
         }
         let report = SoakReport(samples: samples, warmUp: warmUp)

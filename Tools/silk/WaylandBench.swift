@@ -128,9 +128,9 @@ struct WaylandBench {
             do {
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try enc.encode(result).write(to: URL(fileURLWithPath: json))
+                try writeOutput(try enc.encode(result), to: json)
                 print("wrote \(json)")
-            } catch { fail("\(json): \(error.localizedDescription)") }
+            } catch { fail("\(error)") }
         }
         return 0
     }

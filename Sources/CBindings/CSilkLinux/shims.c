@@ -49,13 +49,34 @@ int silk_timerfd_arm(int fd, int64_t initial_ns, int64_t interval_ns) {
     its.it_interval.tv_nsec = interval_ns % 1000000000;
     return timerfd_settime(fd, 0, &its, NULL);
 }
+// The signals that end the loop in order. SIGHUP (the terminal or ssh session closed), SIGQUIT
+// (Ctrl-\) and SIGUSR1 would otherwise kill the process with their default action, skipping the
+// exit observers (on the framebuffer: the console left in graphics mode); the Swift runtime's
+// backtracer also takes SIGQUIT, prints a crash report and leaves the process alive.
+static void termination_set(sigset_t *set) {
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGHUP);
+    sigaddset(set, SIGQUIT);
+    sigaddset(set, SIGUSR1);
+}
 int silk_signalfd_int_term(void) {
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
+    termination_set(&set);
     if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
     return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+int silk_pending_termination_signal(void) {
+    sigset_t pending, set;
+    termination_set(&set);
+    if (sigpending(&pending) != 0) return 0;
+    // In the order a user would most want named: the explicit stops first.
+    int order[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 };
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        if (sigismember(&set, order[i]) && sigismember(&pending, order[i])) return order[i];
+    }
+    return 0;
 }
 int silk_timerfd_arm_absolute(int fd, int64_t deadline_ns) {
     struct itimerspec its;
@@ -72,11 +93,12 @@ int64_t silk_clock_monotonic_ns(void) {
 int32_t silk_current_thread_id(void) { return (int32_t)gettid(); }
 int silk_block_int_term(void) {
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
+    termination_set(&set);
     int result = pthread_sigmask(SIG_BLOCK, &set, NULL);
     if (result != 0) { errno = result; return -1; }
+    // A write to a closed pipe or socket (a reader that went away, a compositor that closed)
+    // is an EPIPE error to handle where it happens, not a silent death by SIGPIPE.
+    signal(SIGPIPE, SIG_IGN);
     return 0;
 }
 int silk_set_thread_name(const char *name) {

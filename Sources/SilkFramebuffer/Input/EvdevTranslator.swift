@@ -38,8 +38,11 @@ public struct TouchCalibration: Sendable, Equatable {
 
     /// Parses "a b c d e f" (spaces or commas), as udev's LIBINPUT_CALIBRATION_MATRIX is written.
     public init?(matrixString s: String) {
-        let v = s.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
-        guard v.count == 6 else { return nil }
+        // Every token must be a finite number: skipping a garbage token would shift the others
+        // into the wrong places of the matrix and silently mis-map every touch.
+        let tokens = s.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
+        let v = tokens.compactMap { Double($0) }.filter(\.isFinite)
+        guard tokens.count == 6, v.count == 6 else { return nil }
         self.init(matrix: v)
     }
 

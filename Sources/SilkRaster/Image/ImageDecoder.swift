@@ -85,12 +85,15 @@ public enum ImageDecoder {
         func failure(_ code: Int32) -> RasterError {
             .io(path: path, reason: code == ENOENT ? "no such file" : code == EISDIR ? "is a directory" : String(cString: strerror(code)))
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: open(2) of a FIFO otherwise waits forever for a writer. Only regular
+        // files are read (a FIFO, socket or device has no size to check against the limit).
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw failure(errno) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw failure(errno) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw failure(EISDIR) }
+        if (st.st_mode & S_IFMT) != S_IFREG { throw .io(path: path, reason: "is not a regular file (\(fileKind(st.st_mode)))") }
         let size = Int(st.st_size)
         guard size <= maxFileBytes else { throw .io(path: path, reason: "file of \(size) bytes is larger than \(maxFileBytes)") }
         // Read to the end even if the file grew since fstat, but never past the limit.
@@ -111,6 +114,17 @@ public enum ImageDecoder {
         }
         data.count = total
         return data
+    }
+
+    /// What a non-regular file is, for messages.
+    package static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
     }
 
     static func detectFormat(_ d: Data) -> Format? {

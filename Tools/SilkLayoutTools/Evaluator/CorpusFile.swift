@@ -41,30 +41,77 @@ public enum CorpusFile {
     /// Parses a corpus file. Throws `CorpusError` for anything that is not the schema (not
     /// JSON, no `cases` array, a node that is not an object, a length that is not a length).
     public static func load(contentsOf url: URL) throws(CorpusError) -> [CorpusCase] {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw CorpusError(message: "cannot read file: \(error.localizedDescription)")
+        try parse(try readFile(url.path))
+    }
+
+    /// Largest corpus file read (the Yoga corpus is 0.6 MB); JSONSerialization needs many times
+    /// a file's size in objects, so this bounds the parser's memory.
+    public static let maximumFileBytes = 32 << 20
+    /// Largest number of nodes in one file, all cases together (the Yoga corpus has about
+    /// 5,000); each node becomes a spec and a layout, about 2 KB together with its JSON, so
+    /// 100,000 nodes stay near 200 MB (a million took 1.9 GB).
+    public static let maximumNodes = 100_000
+
+    /// Reads a regular file of at most `maximumFileBytes`. Opened non-blocking, so a FIFO is
+    /// refused instead of blocking in open(2) until a writer appears.
+    static func readFile(_ path: String) throws(CorpusError) -> Data {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw CorpusError(message: code == ENOENT ? "no such file" : "cannot open: \(String(cString: strerror(code)))")
         }
-        return try parse(data)
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw CorpusError(message: "cannot read: \(String(cString: strerror(errno)))") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw CorpusError(message: (st.st_mode & S_IFMT) == S_IFDIR ? "is a directory" : "is not a regular file")
+        }
+        guard st.st_size <= maximumFileBytes else {
+            throw CorpusError(message: "file of \(st.st_size) bytes is larger than the limit of \(maximumFileBytes) bytes")
+        }
+        var data = Data(count: Int(st.st_size))
+        var total = 0
+        while total < data.count {
+            let n = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + total, $0.count - total) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CorpusError(message: "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            total += n
+        }
+        data.count = total
+        return data
     }
 
     public static func parse(_ data: Data) throws(CorpusError) -> [CorpusCase] {
+        // Counted before JSONSerialization builds an object per container: a node is at most
+        // four (itself, style, expected, children), so more than that many times the node limit
+        // cannot be a file within it, and is refused before using the memory.
+        let containers = containerCount(data)
+        if containers > 4 * maximumNodes {
+            throw CorpusError(message: "\(containers) JSON objects and arrays; a file may hold at most \(maximumNodes) nodes")
+        }
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: data) } catch {
             let depth = nestingDepth(data)
             if depth > 512 {
                 throw CorpusError(message: "JSON nests \(depth) levels deep; the reader accepts at most 512 (about 250 nested nodes)")
             }
-            throw CorpusError(message: "not valid JSON (\(error.localizedDescription))")
+            // Foundation's localizedDescription here is a generic "error 3840"; the debug
+            // description says where ("Unexpected character … around line 3, column 7").
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            throw CorpusError(message: "not valid JSON (\(excerpt(detail, limit: 120)))")
         }
         guard let top = json as? [String: Any] else { throw CorpusError(message: "top level is not an object") }
         guard let cases = top["cases"] as? [Any] else { throw CorpusError(message: "no \"cases\" array") }
         var out: [CorpusCase] = []
-        out.reserveCapacity(cases.count)
+        out.reserveCapacity(min(cases.count, maximumNodes))
+        var nodeCount = 0
         for (i, c) in cases.enumerated() {
             guard let obj = c as? [String: Any] else { throw CorpusError(message: "cases[\(i)] is not an object") }
             let name = (obj["name"] as? String) ?? "case \(i)"
-            let at = "case \"\(name)\""
+            let at = "case \"\(excerpt(name))\""
             guard let rootJSON = obj["root"] as? [String: Any] else {
                 throw CorpusError(message: "\(at): missing \"root\" object")
             }
@@ -77,7 +124,7 @@ public enum CorpusFile {
             }
             let features = (obj["features"] as? [Any])?.compactMap { $0 as? String } ?? []
             var unsupported: [String] = []
-            let root = try node(rootJSON, path: "\(at) root", depth: 0, unsupported: &unsupported)
+            let root = try node(rootJSON, path: "\(at) root", depth: 0, unsupported: &unsupported, count: &nodeCount)
             out.append(CorpusCase(name: name, features: features, available: available,
                                   root: unsupported.isEmpty ? root : nil, unsupported: unsupported))
         }
@@ -88,8 +135,10 @@ public enum CorpusFile {
     static let maximumFileDepth = 1000
 
     private static func node(_ json: [String: Any], path: String, depth: Int,
-                             unsupported: inout [String]) throws(CorpusError) -> CorpusNode {
+                             unsupported: inout [String], count: inout Int) throws(CorpusError) -> CorpusNode {
         if depth > maximumFileDepth { throw CorpusError(message: "\(path): nested deeper than \(maximumFileDepth) levels") }
+        count += 1
+        if count > maximumNodes { throw CorpusError(message: "\(path): more than \(maximumNodes) nodes in the file (the limit)") }
         var children: [CorpusNode] = []
         if let c = json["children"], !(c is NSNull) {
             guard let arr = c as? [Any] else { throw CorpusError(message: "\(path): \"children\" is not an array") }
@@ -97,7 +146,7 @@ public enum CorpusFile {
                 guard let obj = child as? [String: Any] else {
                     throw CorpusError(message: "\(path)/\(i): node is not an object")
                 }
-                children.append(try node(obj, path: "\(path)/\(i)", depth: depth + 1, unsupported: &unsupported))
+                children.append(try node(obj, path: "\(path)/\(i)", depth: depth + 1, unsupported: &unsupported, count: &count))
             }
         }
         var styleJSON: [String: Any] = [:]
@@ -141,13 +190,37 @@ public enum CorpusFile {
         return deepest
     }
 
+    /// The number of objects and arrays (brackets opened outside strings).
+    static func containerCount(_ data: Data) -> Int {
+        var count = 0, inString = false, escaped = false
+        for b in data {
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true }
+                else if b == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"): count += 1
+            default: break
+            }
+        }
+        return count
+    }
+
     /// A JSON value as a user wrote it, for error messages.
     static func describe(_ v: Any) -> String {
         if let n = v as? NSNumber, String(describing: type(of: v)).contains("Bool") { return n.boolValue ? "true" : "false" }
-        if let s = v as? String { return "\"\(s)\"" }
+        // Quoted values are cut: a message must not echo megabytes of a bad file back.
+        if let s = v as? String { return "\"\(excerpt(s))\"" }
         if v is [Any] { return "an array" }
         if v is [String: Any] { return "an object" }
         return "\(v)"
+    }
+
+    /// `s` cut to `limit` characters with an ellipsis (names and values quoted in messages).
+    static func excerpt(_ s: String, limit: Int = 60) -> String {
+        s.count <= limit ? s : String(s.prefix(limit)) + "…"
     }
 
     static func number(_ v: Any) -> Double? {

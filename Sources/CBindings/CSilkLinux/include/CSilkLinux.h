@@ -37,8 +37,12 @@ int silk_eventfd_create(void);
 int silk_timerfd_create_monotonic(void);
 /// Arms a timerfd: first expiry after `initial_ns`, then every `interval_ns` (0: one-shot; both 0: disarm).
 int silk_timerfd_arm(int fd, int64_t initial_ns, int64_t interval_ns);
-/// Blocks SIGINT and SIGTERM in the calling thread and returns a signalfd that reports them.
+/// Blocks the termination signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1) in the calling
+/// thread and returns a signalfd that reports them.
 int silk_signalfd_int_term(void);
+/// The first termination signal pending for the calling thread or the process (sigpending), or
+/// 0; it stays pending. For waits outside the loop (connecting to a compositor).
+int silk_pending_termination_signal(void);
 /// Reads one signalfd_siginfo; returns the signal number, 0 if none, -1 on error.
 int silk_signalfd_read(int fd);
 
@@ -49,7 +53,8 @@ int silk_timerfd_arm_absolute(int fd, int64_t deadline_ns);
 int64_t silk_clock_monotonic_ns(void);
 /// The calling thread's kernel id (gettid(2)); equals getpid() on the process's main thread.
 int32_t silk_current_thread_id(void);
-/// pthread_sigmask(SIG_BLOCK) of SIGINT and SIGTERM in the calling thread (inherited by threads it starts).
+/// pthread_sigmask(SIG_BLOCK) of the termination signals in the calling thread (inherited by
+/// threads it starts), and SIGPIPE ignored for the process.
 int silk_block_int_term(void);
 /// pthread_setname_np on the calling thread (truncated to the kernel's 15 characters).
 int silk_set_thread_name(const char *name);
