@@ -37,5 +37,12 @@ for example in HelloKiosk Rainforest; do
     if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]; then ok "$example: a bad option is one line, exit 2"
     else bad "$example --frobnicate: exit $rc, output: $msg"; fi
 done
+# The README's first app is the hello example, word for word.
+if python3 - <<'PY'
+import sys
+code = open("Examples/HelloKiosk/Sources/HelloKiosk/main.swift").read()
+sys.exit(0 if code in open("README.md").read() else 1)
+PY
+then ok "README shows Examples/HelloKiosk's code as it is"; else bad "README's hello code differs from Examples/HelloKiosk/Sources/HelloKiosk/main.swift"; fi
 echo "examples: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,11 +5,6 @@ import SilkRaster
 /// The `silk` command: snapshots, demos, the layout evaluator and benchmarks.
 @main
 struct Silk: ParsableCommand {
-    static func main() {
-        CLILogHandler.install()
-        Self.main(nil)
-    }
-
     static let configuration = CommandConfiguration(
         commandName: "silk",
         abstract: "Silk: asynchronous-display UI for Wayland and the Linux framebuffer.",
@@ -21,6 +16,8 @@ struct Silk: ParsableCommand {
     /// every bad input. This `main` keeps `--help` (and `silk help …`) as they are and formats
     /// everything else itself.
     static func main() {
+        // Framework diagnostics (swift-log) as one "silk: …" line each on stderr.
+        CLILogHandler.install()
         // The Swift runtime's backtracer takes SIGQUIT as a crash: it prints a report and the
         // process then stays alive (a minute and more), ignoring the quit. Commands without an
         // event loop quit with the default action; the app loop blocks SIGQUIT and ends in order.
