@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // Silk: an asynchronous-display UI framework for Wayland and the Linux framebuffer.
 // Layers (bottom to top) — a target may only depend on targets listed before it:
-//   C* bindings → SilkGeometry → SilkRaster, SilkLayout → … → silk (CLI)
+//   C* bindings, SilkSystem → SilkGeometry → SilkRaster, SilkLayout → … → silk (CLI)
 import PackageDescription
 
 /// One system-library target per C library, found through pkg-config.
@@ -15,6 +15,7 @@ let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 let package = Package(
     name: "Silk",
     products: [
+        .library(name: "SilkSystem", targets: ["SilkSystem"]),
         .library(name: "SilkGeometry", targets: ["SilkGeometry"]),
         .library(name: "SilkRaster", targets: ["SilkRaster"]),
         .library(name: "SilkLayout", targets: ["SilkLayout"]),
@@ -49,57 +50,60 @@ let package = Package(
         .target(name: "CSilkLinux", path: "Sources/CBindings/CSilkLinux"),
 
         // MARK: Swift layers
+        // The base of the stack (Glibc only): the package's one lock type and its `systemCall`.
+        .target(name: "SilkSystem", swiftSettings: strict),
         .target(name: "SilkGeometry", swiftSettings: strict),
-        .target(name: "SilkLayout", dependencies: ["SilkGeometry"], swiftSettings: strict),
+        .target(name: "SilkLayout", dependencies: ["SilkSystem", "SilkGeometry"], swiftSettings: strict),
         .target(name: "SilkRaster",
-                dependencies: ["SilkGeometry", "CPixman", "CFreeType", "CHarfBuzz", "CFontconfig",
+                dependencies: ["SilkSystem", "SilkGeometry", "CPixman", "CFreeType", "CHarfBuzz", "CFontconfig",
                                "CFribidi", "CPNG", "CTurboJPEG"],
                 swiftSettings: strict),
-        .target(name: "SilkRunLoop", dependencies: ["CSilkLinux"], swiftSettings: strict),
+        .target(name: "SilkRunLoop", dependencies: ["SilkSystem", "CSilkLinux"], swiftSettings: strict),
         // xkbcommon-compose (dead keys), shared by the Wayland seat and the evdev keyboard.
         .target(name: "SilkXKB", dependencies: ["CXKBCommon"], swiftSettings: strict),
-        .target(name: "SilkRender", dependencies: ["SilkGeometry", "SilkRaster", "CSilkLinux"], swiftSettings: strict),
-        .target(name: "SilkNodes", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkRender"],
+        .target(name: "SilkRender", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "CSilkLinux"], swiftSettings: strict),
+        .target(name: "SilkNodes", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkRender"],
                 swiftSettings: strict),
         // The framebuffer presenter and evdev input (uses SilkNodes only for `InputEvent` values).
         .target(name: "SilkFramebuffer",
-                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
+                dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
                                "CSilkLinux", "CXKBCommon", "SilkXKB"],
                 swiftSettings: strict),
         .target(name: "SilkWayland",
-                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
+                dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
                                "CWaylandClient", "CWaylandProtocols", "CWaylandCursor", "CXKBCommon", "CSilkLinux", "SilkXKB"],
                 swiftSettings: strict),
-        .target(name: "Silk", dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
+        .target(name: "Silk", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkNodes",
                                              "SilkFramebuffer", "SilkWayland"],
                 swiftSettings: strict),
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.
-        .target(name: "SilkNetworkImage", dependencies: ["SilkGeometry", "SilkRaster", "SilkNodes"], swiftSettings: strict),
+        .target(name: "SilkNetworkImage", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkNodes"], swiftSettings: strict),
         // A small HTTP server on POSIX sockets serving generated feed JSON and photos, with fault
         // options (delay, stall, close mid-body, status, garbage): the feed demo and network tests.
-        .target(name: "SilkDemoServer", dependencies: ["SilkGeometry", "SilkRaster"], swiftSettings: strict),
+        .target(name: "SilkDemoServer", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster"], swiftSettings: strict),
         .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes",
                                                    "SilkNetworkImage", "SilkDemoServer"], swiftSettings: strict),
         // The benchmark: scenes, the frame runner, report, table and plot (`silk bench`).
-        .target(name: "SilkBench", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRender", "SilkNodes", "SilkScenes", "SilkDemoServer"],
+        .target(name: "SilkBench", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkRender", "SilkNodes", "SilkScenes", "SilkDemoServer"],
                 swiftSettings: strict),
         .executableTarget(name: "silk",
-                          dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkScenes", "SilkBench", "SilkDemoServer", "SilkNetworkImage",
+                          dependencies: ["Silk", "SilkSystem", "SilkRaster", "SilkLayout", "SilkScenes", "SilkBench", "SilkDemoServer", "SilkNetworkImage",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
         // MARK: Tests
         .target(name: "SilkTestSupport", dependencies: ["SilkRaster"], path: "Tests/SilkTestSupport",
                 swiftSettings: strict),
+        .testTarget(name: "SilkSystemTests", dependencies: ["SilkSystem"], swiftSettings: strict),
         .testTarget(name: "SilkGeometryTests", dependencies: ["SilkGeometry"], swiftSettings: strict),
         .testTarget(name: "SilkLayoutTests", dependencies: ["SilkLayout"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "SilkRunLoopTests", dependencies: ["SilkRunLoop"], swiftSettings: strict),
+        .testTarget(name: "SilkRunLoopTests", dependencies: ["SilkRunLoop", "SilkSystem"], swiftSettings: strict),
         .testTarget(name: "SilkTests", dependencies: ["Silk", "SilkNodes", "SilkRunLoop", "SilkRender", "SilkLayout"],
                     swiftSettings: strict),
         .testTarget(name: "SilkNodesTests", dependencies: ["SilkNodes", "SilkTestSupport", "SilkScenes", "SilkDemoServer", "SilkNetworkImage"], swiftSettings: strict),
-        .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkXKB", "SilkTestSupport"],
+        .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkXKB", "SilkSystem", "SilkTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkTestSupport"], swiftSettings: strict),
         .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster"], swiftSettings: strict),

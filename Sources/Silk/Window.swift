@@ -3,6 +3,7 @@ import SilkGeometry
 import SilkRaster
 import SilkRender
 import SilkRunLoop
+import SilkSystem
 
 /// A window: a root layer the app builds its tree under, shown by a presenter through the
 /// render thread.
@@ -95,7 +96,7 @@ public final class Window {
 
 /// A counter the render thread increments and the main thread reads.
 final class FrameCounter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var count = 0
     func increment() { lock.lock(); count += 1; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }

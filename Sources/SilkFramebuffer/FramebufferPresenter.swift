@@ -17,6 +17,7 @@ import Glibc
 import SilkGeometry
 import SilkRaster
 import SilkRender
+import SilkSystem
 
 /// How to open and drive a framebuffer.
 public struct FramebufferOptions: Sendable {
@@ -65,7 +66,7 @@ public final class FramebufferPresenter: Presenter, @unchecked Sendable {
     private let lock = NSCondition()
     private var closed = false
     /// Held while device memory is written; `shutDown()` takes it so nothing is drawn after it.
-    private let presentLock = NSLock()
+    private let presentLock = Lock()
     private var isShutDown = false
     private var nextIndex = 0
     private var lastSlot: Double?

@@ -1,5 +1,6 @@
 import Foundation
 import SilkRaster
+import SilkSystem
 
 /// A group of display results published together on the main thread.
 ///
@@ -22,14 +23,14 @@ public final class AsyncTransaction: @unchecked Sendable {
         var error: String? = nil
     }
 
-    private let lock = NodeLock()
+    private let lock = Lock()
     private var pending = 0
     private var sealed = false
     private var results: [Result] = []
     private var completion = DispatchGroup()
     let id: UInt64
     nonisolated(unsafe) private static var ids: UInt64 = 0
-    private static let idLock = NodeLock()
+    private static let idLock = Lock()
 
     init() {
         id = AsyncTransaction.idLock.withLock { AsyncTransaction.ids += 1; return AsyncTransaction.ids }

@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 
 /// Publishes completed transactions on the main thread, in completion order. Hooked into the
 /// main loop as the last node-level `.beforeWaiting` observer (`Window` registers it).
@@ -9,7 +10,7 @@ public final class TransactionCommitter: @unchecked Sendable {
     /// (`NodePass.observerOrder`), before the window hands the layer tree to the render thread.
     public static let observerOrder = 900_000
 
-    private let lock = NodeLock()
+    private let lock = Lock()
     private var completed: [AsyncTransaction] = []
     /// Called (any thread) when a transaction completes, to wake the main loop.
     public var wakeUp: (@Sendable () -> Void)? {

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import SilkNodes
 import SilkRunLoop
+import SilkSystem
 
 /// The compositor's clipboard through the core `wl_data_device` protocol (main thread).
 ///
@@ -117,8 +118,8 @@ final class WaylandClipboard: ClipboardProvider {
         var bytes = Array(sourceText.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 { if errno == EINTR { continue }; break }
+            guard let n = try? systemCall("write", { bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) } })
+            else { break }
             offset += n
         }
         bytes.removeAll()

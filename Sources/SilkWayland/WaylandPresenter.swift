@@ -7,6 +7,7 @@ import SilkNodes
 import SilkRaster
 import SilkRender
 import SilkRunLoop
+import SilkSystem
 
 /// Shows a window's frames on a Wayland compositor: an xdg-shell toplevel fed with `wl_shm`
 /// buffers, paced by `wl_surface.frame`.
@@ -48,7 +49,7 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
     public let options: WaylandWindowOptions
 
     // Guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var _pixelWidth: Int
     private var _pixelHeight: Int
     private var _scale: Double

@@ -1,6 +1,7 @@
 import CXKBCommon
 import Glibc
 import SilkNodes
+import SilkSystem
 
 /// xkbcommon: the keymap the compositor sends (`wl_keyboard.keymap`) and the state that turns
 /// key codes into keysyms, text and modifiers. One context per keyboard; freed in `deinit`.

@@ -3,6 +3,7 @@
 import CSilkLinux
 import Glibc
 import SilkRunLoop
+import SilkSystem
 
 /// One open evdev device (non-blocking, close-on-exec); closed in deinit.
 public final class EvdevDevice {

@@ -1,6 +1,7 @@
 import Foundation
 import SilkGeometry
 import SilkLayout
+import SilkSystem
 
 /// Prepares a `CollectionNode`'s updates off the main thread and hands them back whole (Texture's
 /// ASDataController).

@@ -2,6 +2,7 @@ import Foundation
 import SilkGeometry
 import SilkLayout
 import SilkRender
+import SilkSystem
 
 /// A scrolling container of items laid out by a pluggable `CollectionLayout` (Texture's
 /// ASCollectionNode); `TableNode` is the one-column case and `PagerNode` the paging one.
