@@ -63,7 +63,6 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
     private var frameCallback: OpaquePointer?
     private var frameDoneAt: UInt64 = 0
     private var frameIndex = 0
-    private var presentCount = 0
     private var appliedScale: Double = 0
     private let start = monotonicNanoseconds()
     /// The compositor's presentation clock, fixed after the initial roundtrips.
@@ -167,15 +166,13 @@ public final class WaylandPresenter: Presenter, @unchecked Sendable {
             }
         }
         guard let buffer = candidate else { return }
-        presentCount += 1
-        let copy = chain.damageSince(heldFrame: buffer.presentedFrame, frame: presentCount, damage: damage)
+        let copy = chain.damageHistory.damageToCopy(intoBufferHolding: buffer.presentedFrame, damage: damage)
         if let copy {
             for r in copy.rects { buffer.bitmap.composite(backBuffer, from: r, to: r.origin, operation: .source) }
         } else {
             buffer.bitmap.composite(backBuffer, from: backBuffer.bounds, to: .zero, operation: .source)
         }
-        chain.record(damage, frame: presentCount)
-        buffer.presentedFrame = presentCount
+        buffer.presentedFrame = chain.damageHistory.record(damage)
 
         let surface = surfaceOnRenderQueue
         toplevel.surfaceLock.lock()
