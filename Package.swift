@@ -45,6 +45,8 @@ let package = Package(
         systemLibrary("CWaylandClient", pkgConfig: "wayland-client", apt: ["libwayland-dev"]),
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev"]),
         systemLibrary("CWaylandCursor", pkgConfig: "wayland-cursor", apt: ["libwayland-dev"]),
+        // SHA-256 for the image cache's file names (SilkNetworkImage).
+        systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         // wayland-scanner output for protocols/*.xml, committed (scripts/generate-protocols.sh).
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"], path: "Sources/CBindings/CWaylandProtocols"),
         .target(name: "CSilkLinux", path: "Sources/CBindings/CSilkLinux"),
@@ -78,7 +80,7 @@ let package = Package(
                 swiftSettings: strict),
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.
-        .target(name: "SilkNetworkImage", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkNodes"], swiftSettings: strict),
+        .target(name: "SilkNetworkImage", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkNodes", "CCrypto"], swiftSettings: strict),
         // A small HTTP server on POSIX sockets serving generated feed JSON and photos, with fault
         // options (delay, stall, close mid-body, status, garbage): the feed demo and network tests.
         .target(name: "SilkDemoServer", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster"], swiftSettings: strict),

@@ -8,7 +8,9 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   libfreetype6-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libpng-dev
   libjpeg62-turbo-dev libturbojpeg0-dev fonts-dejavu-core
   # FoundationNetworking (SilkNetworkImage) links libcurl; a static-stdlib build needs libcurl.so.
-  libcurl4-openssl-dev)
+  libcurl4-openssl-dev
+  # libcrypto (CCrypto): SHA-256 names the image cache's files.
+  libssl-dev)
 # Fonts the text tests rely on (CJK, Arabic, Hebrew, colour emoji); small enough for CI.
 test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-emoji
   # The framebuffer end-to-end test: QEMU, an initramfs (cpio, a static busybox) and XKB data;
