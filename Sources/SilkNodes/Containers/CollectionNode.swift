@@ -254,7 +254,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         applyPreparedWork()
     }
 
-    // MARK: Commit (main thread, in a node pass)
+    // Committing runs on the main thread, in a node pass.
 
     /// Commits every prepared batch (the data controller calls back `commit` for each).
     func applyPreparedWork() {
