@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // Silk: an asynchronous-display UI framework for Wayland and the Linux framebuffer.
 // Layers (bottom to top) — a target may only depend on targets listed before it:
-//   C* bindings → SilkGeometry → SilkRaster, SilkLayout → … → silk (CLI)
+//   C* bindings, SilkSystem → SilkGeometry → SilkRaster, SilkLayout → … → Silk; Tools/ on top
 import PackageDescription
 
 /// One system-library target per C library, found through pkg-config.
@@ -16,6 +16,7 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let package = Package(
     name: "Silk",
     products: [
+        .library(name: "SilkSystem", targets: ["SilkSystem"]),
         .library(name: "SilkGeometry", targets: ["SilkGeometry"]),
         .library(name: "SilkRaster", targets: ["SilkRaster"]),
         .library(name: "SilkLayout", targets: ["SilkLayout"]),
@@ -50,49 +51,53 @@ let package = Package(
         systemLibrary("CWaylandCursor", pkgConfig: "wayland-cursor", apt: ["libwayland-dev"]),
         // wayland-scanner output for protocols/*.xml, committed (scripts/generate-protocols.sh).
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"], path: "Sources/CBindings/CWaylandProtocols"),
+        // SHA-256 for the image cache's file names (SilkNetworkImage).
+        systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         .target(name: "CSilkLinux", path: "Sources/CBindings/CSilkLinux"),
 
         // MARK: Swift layers
+        // The base of the stack (Glibc only): the package's one lock type and its `systemCall`.
+        .target(name: "SilkSystem", swiftSettings: strict),
         .target(name: "SilkGeometry", swiftSettings: strict),
-        .target(name: "SilkLayout", dependencies: ["SilkGeometry"], swiftSettings: strict),
+        .target(name: "SilkLayout", dependencies: ["SilkSystem", "SilkGeometry"], swiftSettings: strict),
         .target(name: "SilkRaster",
-                dependencies: ["SilkGeometry", "CPixman", "CFreeType", "CHarfBuzz", "CFontconfig",
+                dependencies: ["SilkSystem", "SilkGeometry", "CPixman", "CFreeType", "CHarfBuzz", "CFontconfig",
                                "CFribidi", "CPNG", "CTurboJPEG"],
                 swiftSettings: strict),
-        .target(name: "SilkRunLoop", dependencies: ["CSilkLinux"], swiftSettings: strict),
+        .target(name: "SilkRunLoop", dependencies: ["SilkSystem", "CSilkLinux"], swiftSettings: strict),
         // Input below the presenters (LVGL's indev): event values, the xkbcommon keyboard and
         // compose wrapper shared by the Wayland seat and evdev, clipboard and keyboard presence,
         // the kinetic-scroll model.
-        .target(name: "SilkInput", dependencies: ["SilkGeometry", "CXKBCommon"], swiftSettings: strict),
-        .target(name: "SilkRender", dependencies: ["SilkGeometry", "SilkRaster", "SilkInput", "SilkRunLoop", "CSilkLinux", logging],
+        .target(name: "SilkInput", dependencies: ["SilkSystem", "SilkGeometry", "CXKBCommon"], swiftSettings: strict),
+        .target(name: "SilkRender", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkInput", "SilkRunLoop", "CSilkLinux", logging],
                 swiftSettings: strict),
-        .target(name: "SilkNodes", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender", logging],
+        .target(name: "SilkNodes", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender", logging],
                 swiftSettings: strict),
         // Presenters know nothing of nodes: they report to their window through
         // `PresenterEventHandler` (SilkRender) with SilkInput's values.
         .target(name: "SilkFramebuffer",
-                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender", "CSilkLinux", "CXKBCommon", logging],
+                dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender", "CSilkLinux", "CXKBCommon", logging],
                 swiftSettings: strict),
         .target(name: "SilkWayland",
-                dependencies: ["SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender",
+                dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender",
                                "CWaylandClient", "CWaylandProtocols", "CWaylandCursor", "CXKBCommon", "CSilkLinux", logging],
                 swiftSettings: strict),
         // The umbrella an app imports: re-exports the modules a screen is built from, adds
         // `Application`, `Window` and the backend choice.
-        .target(name: "Silk", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender",
+        .target(name: "Silk", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender",
                                              "SilkNodes", "SilkFramebuffer", "SilkWayland", logging],
                 swiftSettings: strict),
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.
-        .target(name: "SilkNetworkImage", dependencies: ["SilkGeometry", "SilkRaster", "SilkNodes", logging], swiftSettings: strict),
+        .target(name: "SilkNetworkImage", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkNodes", "CCrypto", logging], swiftSettings: strict),
 
         // MARK: Tools (Tools/): beside the library, never linked by an app
         // The flexbox corpus evaluator (`silk layout`) and the layout benchmark's feed tree.
-        .target(name: "SilkLayoutTools", dependencies: ["SilkGeometry", "SilkLayout"], path: "Tools/SilkLayoutTools",
+        .target(name: "SilkLayoutTools", dependencies: ["SilkSystem", "SilkGeometry", "SilkLayout"], path: "Tools/SilkLayoutTools",
                 swiftSettings: strict),
         // A small HTTP server on POSIX sockets serving generated feed JSON and photos, with fault
         // options (delay, stall, close mid-body, status, garbage): the feed demo and network tests.
-        .target(name: "SilkDemoServer", dependencies: ["SilkGeometry", "SilkRaster"], path: "Tools/SilkDemoServer",
+        .target(name: "SilkDemoServer", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster"], path: "Tools/SilkDemoServer",
                 swiftSettings: strict),
         // The demo and snapshot scenes (rainforest cards, kiosk, feed, text, shapes).
         .target(name: "SilkScenes", dependencies: ["SilkRaster", "SilkRender", "SilkLayout", "SilkNodes",
@@ -100,11 +105,11 @@ let package = Package(
                 swiftSettings: strict),
         // The benchmark: scenes, the frame runner, report, table and plot (`silk bench`), the
         // raster and layout micro-benchmarks.
-        .target(name: "SilkBench", dependencies: ["SilkGeometry", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkRender",
+        .target(name: "SilkBench", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkRender",
                                                   "SilkNodes", "SilkScenes", "SilkDemoServer"],
                 path: "Tools/SilkBench", swiftSettings: strict),
         .executableTarget(name: "silk",
-                          dependencies: ["Silk", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkScenes", "SilkBench",
+                          dependencies: ["Silk", "SilkSystem", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkScenes", "SilkBench",
                                          "SilkDemoServer", "SilkNetworkImage", logging,
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/silk", swiftSettings: strict),
@@ -112,21 +117,22 @@ let package = Package(
         // MARK: Tests
         .target(name: "SilkTestSupport", dependencies: ["SilkRaster"], path: "Tests/SilkTestSupport",
                 swiftSettings: strict),
+        .testTarget(name: "SilkSystemTests", dependencies: ["SilkSystem"], swiftSettings: strict),
         .testTarget(name: "SilkGeometryTests", dependencies: ["SilkGeometry"], swiftSettings: strict),
-        .testTarget(name: "SilkLayoutTests", dependencies: ["SilkLayout", "SilkLayoutTools"],
+        .testTarget(name: "SilkLayoutTests", dependencies: ["SilkLayout", "SilkLayoutTools", "SilkSystem"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "SilkRunLoopTests", dependencies: ["SilkRunLoop"], swiftSettings: strict),
+        .testTarget(name: "SilkRunLoopTests", dependencies: ["SilkRunLoop", "SilkSystem"], swiftSettings: strict),
         .testTarget(name: "SilkTests", dependencies: ["Silk", "SilkNodes", "SilkRunLoop", "SilkRender", "SilkLayout"],
                     swiftSettings: strict),
         .testTarget(name: "SilkNodesTests", dependencies: ["SilkNodes", "SilkTestSupport", "SilkScenes", "SilkDemoServer", "SilkNetworkImage"], swiftSettings: strict),
-        .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkInput", "SilkTestSupport"],
+        .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkInput", "SilkSystem", "SilkTestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkSystem", "SilkTestSupport"], swiftSettings: strict),
         .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster"], swiftSettings: strict),
         .testTarget(name: "SilkNetworkImageTests",
-                    dependencies: ["SilkNetworkImage", "SilkDemoServer", "SilkNodes", "SilkRaster", "SilkScenes", "SilkTestSupport"],
+                    dependencies: ["SilkNetworkImage", "SilkDemoServer", "SilkNodes", "SilkRaster", "SilkScenes", "SilkSystem", "SilkTestSupport"],
                     resources: [.copy("Golden")], swiftSettings: strict),
-        .testTarget(name: "SilkRasterTests", dependencies: ["SilkRaster", "SilkScenes", "SilkTestSupport"],
+        .testTarget(name: "SilkRasterTests", dependencies: ["SilkRaster", "SilkScenes", "SilkSystem", "SilkTestSupport"],
                     resources: [.copy("Golden"), .copy("Inputs")], swiftSettings: strict),
 
         .testTarget(name: "SilkBenchTests", dependencies: ["SilkBench", "SilkRender", "SilkRaster", "SilkGeometry"],

@@ -8,7 +8,9 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   libfreetype6-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libpng-dev
   libjpeg62-turbo-dev libturbojpeg0-dev fonts-dejavu-core
   # FoundationNetworking (SilkNetworkImage) links libcurl; a static-stdlib build needs libcurl.so.
-  libcurl4-openssl-dev)
+  libcurl4-openssl-dev
+  # libcrypto (CCrypto): SHA-256 names the image cache's files.
+  libssl-dev)
 # Fonts the demo's text scene shows (CJK and colour emoji; Debian 12 ships only DejaVu): wanted
 # by `make demo`, which goes on without them (saying which package would fix the boxes) when it
 # cannot install them.

@@ -5,6 +5,7 @@ import SilkNodes
 import SilkRaster
 import SilkRender
 import SilkRunLoop
+import SilkSystem
 
 /// A window: a root layer shown by a presenter through its own render thread, and — once a
 /// root node is set — its own node runtime: the `NodePass` (layout, layers, display jobs), its
@@ -253,7 +254,7 @@ public final class Window: PresenterEventHandler {
 
 /// A counter the render thread increments and the main thread reads.
 final class FrameCounter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var count = 0
     func increment() { lock.lock(); count += 1; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }

@@ -7,6 +7,7 @@ import CSilkLinux
 import Foundation
 import Glibc
 import SilkRunLoop
+import SilkSystem
 
 /// The console Silk took over; `restore()` gives it back (once; later calls do nothing).
 public final class Console: @unchecked Sendable {
@@ -14,7 +15,7 @@ public final class Console: @unchecked Sendable {
     public let ttyPath: String
     private let fd: Int32
     private let previousMode: Int32
-    private let lock = NSLock()
+    private let lock = Lock()
     private var restored = false
 
     static let KD_TEXT: Int32 = 0x00, KD_GRAPHICS: Int32 = 0x01

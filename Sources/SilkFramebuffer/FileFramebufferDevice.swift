@@ -3,13 +3,14 @@
 import Foundation
 import Glibc
 import SilkRunLoop
+import SilkSystem
 
 /// A file pretending to be `/dev/fbN`: memory is the file mapped shared, so what the presenter
 /// writes can be read back from the file (`read()`), which a test may do but the presenter never.
 /// Records pans, vsync waits and blanking so tests can check pacing decisions.
 public final class FileFramebufferDevice: FramebufferDevice, @unchecked Sendable {
     public let path: String
-    private let lock = NSLock()
+    private let lock = Lock()
     private var info: ScreenInfo
     private let fd: Int32
     private var mapping: UnsafeMutableRawPointer?

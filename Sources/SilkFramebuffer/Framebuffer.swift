@@ -3,6 +3,7 @@
 import CSilkLinux
 import Glibc
 import SilkRunLoop
+import SilkSystem
 import Synchronization
 
 /// A real Linux framebuffer device.

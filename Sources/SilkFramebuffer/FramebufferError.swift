@@ -1,5 +1,6 @@
 import Glibc
 import SilkRunLoop
+import SilkSystem
 
 /// Why the framebuffer (or an input device) cannot be used: one message for the user that names
 /// the device and the problem, and for permissions the group to join.
@@ -59,4 +60,16 @@ public struct FramebufferError: Error, CustomStringConvertible, Sendable, Equata
             return "\(device) is not a framebuffer device (it is \(what)); use --device /dev/fbN or SILK_FBDEV"
         }
     }
+}
+
+/// The name of the group owning `path` (for "add the user to group …" hints), if it has one.
+func groupName(owning path: String) -> String? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    var group = Glibc.group()
+    var result: UnsafeMutablePointer<Glibc.group>?
+    var buffer = [CChar](repeating: 0, count: 1024)
+    guard getgrgid_r(st.st_gid, &group, &buffer, buffer.count, &result) == 0, result != nil,
+          let name = group.gr_name else { return nil }
+    return String(cString: name)
 }

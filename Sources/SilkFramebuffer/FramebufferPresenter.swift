@@ -17,6 +17,7 @@ import Glibc
 import SilkGeometry
 import SilkRaster
 import SilkRender
+import SilkSystem
 
 /// How to open and drive a framebuffer.
 public struct FramebufferOptions: Sendable {
@@ -57,15 +58,16 @@ public final class FramebufferPresenter: Presenter, @unchecked Sendable {
     private let pageBytes: Int
     /// The page on screen (0 or 1); with one page always 0.
     private var shownPage = 0
-    /// Per page: has it ever been drawn (a page never drawn needs a full copy).
-    private var pageDrawn = [false, false]
-    /// Damage of the previous present (what the hidden page missed).
-    private var previousDamage = DamageRegion()
+    /// Per page: the frame it holds (`BufferAgeDamage` numbering; 0: never drawn, so it needs a
+    /// full copy).
+    private var pageFrame = [0, 0]
+    /// Damage of the recent presents (what the hidden page missed: with two pages, one frame).
+    private var damageHistory = BufferAgeDamage(historyLimit: 2)
     private let vsyncWaiter: VSyncWaiter?
     private let lock = NSCondition()
     private var closed = false
     /// Held while device memory is written; `shutDown()` takes it so nothing is drawn after it.
-    private let presentLock = NSLock()
+    private let presentLock = Lock()
     private var isShutDown = false
     private var nextIndex = 0
     private var lastSlot: Double?
@@ -197,13 +199,14 @@ public final class FramebufferPresenter: Presenter, @unchecked Sendable {
         if isClosed { return }
         let t0 = DispatchTime.now().uptimeNanoseconds
         let page = pacing.doubleBuffered ? 1 - shownPage : 0
-        var region = damage
-        if pacing.doubleBuffered { region.formUnion(previousDamage) }
-        if !pageDrawn[page] {
+        var region: DamageRegion
+        if let copy = damageHistory.damageToCopy(intoBufferHolding: pageFrame[page], damage: damage) {
+            region = copy
+        } else {
             region = DamageRegion()
             region.add(backBuffer.bounds)
-            pageDrawn[page] = true
         }
+        pageFrame[page] = damageHistory.nextFrame
         let base = memory + page * pageBytes
         var pixels = 0
         for r in region.clipped(to: backBuffer.bounds).rects {
@@ -215,7 +218,7 @@ public final class FramebufferPresenter: Presenter, @unchecked Sendable {
             do { try device.pan(yOffset: page * info.height) } catch { throw error.vanishedIfGone }
             shownPage = page
         }
-        previousDamage = damage
+        damageHistory.record(damage)
         lastCopiedPixels = pixels
         lastCopyNanoseconds = DispatchTime.now().uptimeNanoseconds - t0
     }

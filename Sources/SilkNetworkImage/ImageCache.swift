@@ -1,5 +1,6 @@
 import Foundation
 import SilkNodes
+import SilkSystem
 
 /// Where an image's bytes came from.
 public enum ImageSource: String, Sendable, Equatable {
@@ -46,7 +47,7 @@ public final class ImageCache: @unchecked Sendable {
     public let maxEntryBytes: Int
     private let log: @Sendable (String) -> Void
 
-    private let lock = NodeLock()
+    private let lock = Lock()
     private var memory = LRUList()
     private var stats = Statistics()
     private var diskState: DiskState = .unprepared
@@ -260,11 +261,10 @@ public final class ImageCache: @unchecked Sendable {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno)); return
-                }
+                let n: Int
+                do throws(SystemCallError) {
+                    n = try systemCall("write") { write(fd, raw.baseAddress! + offset, raw.count - offset) }
+                } catch { failure = String(cString: strerror(error.errno)); return }
                 offset += n
             }
         }
@@ -284,9 +284,9 @@ public final class ImageCache: @unchecked Sendable {
         let ok = data.withUnsafeMutableBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
-                let n = read(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { return false }
+                guard let n = try? systemCall("read", { read(fd, raw.baseAddress! + offset, raw.count - offset) }), n > 0 else {
+                    return false
+                }
                 offset += n
             }
             return true

@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -57,7 +58,7 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     }
 
     public let configuration: Configuration
-    private let lock = NodeLock()
+    private let lock = Lock()
     private var session: URLSession!
     private var jobs: [Int: Job] = [:]          // by download id
     private var taskToJob: [Int: Int] = [:]     // URLSessionTask.taskIdentifier → download id

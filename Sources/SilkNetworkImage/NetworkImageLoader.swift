@@ -1,5 +1,6 @@
 import Foundation
 import SilkNodes
+import SilkSystem
 
 /// Finds an image's bytes: the memory tier (synchronously), then the disk tier (on the
 /// loader's I/O queue), then the network (`ImageDownloader`). Bytes from the network are not

@@ -3,6 +3,7 @@ import SilkGeometry
 import SilkLayout
 import SilkRaster
 import SilkRender
+import SilkSystem
 
 /// Where a node is relative to the screen, as Texture defines it. A node in a window without a
 /// range controller has all four; containers (the containers issue) drive them by scroll position.
@@ -51,7 +52,7 @@ public struct DrawContext {
 /// with SilkLayout specs, or `calculateSizeThatFits(_:)` for a leaf that measures itself. Both
 /// are called on any thread; results are cached per constrained size until `setNeedsLayout()`.
 open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, CustomStringConvertible {
-    public let lock = NodeLock()
+    public let lock = Lock()
     public let displaySentinel = Sentinel()
 
     // MARK: State guarded by `lock`

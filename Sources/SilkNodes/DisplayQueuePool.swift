@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 
 /// The serial queues display jobs run on: one per core but one, at least one, at most four
 /// (Texture's and YYAsyncLayer's design: serial queues keep each queue's working set warm and

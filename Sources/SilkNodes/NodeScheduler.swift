@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 
 /// Collects what changed between node passes: dirty nodes, trees that need layout, and work
 /// that must run on the pass thread. Any thread may report; the pass thread (the main loop's,
@@ -12,7 +13,7 @@ import Foundation
 final class NodeScheduler: @unchecked Sendable {
     static let shared = NodeScheduler()
 
-    private let lock = NodeLock()
+    private let lock = Lock()
     private var dirty: [ObjectIdentifier: DisplayNode] = [:]
     private var layoutRoots: [ObjectIdentifier: DisplayNode] = [:]
     private var passBlocks: [@Sendable () -> Void] = []

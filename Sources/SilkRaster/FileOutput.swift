@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -134,12 +135,10 @@ public enum FileOutput {
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
+                let n: Int
+                do throws(SystemCallError) {
+                    n = try systemCall("write") { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
+                } catch { failure = error.errno; return }
                 offset += n
             }
         }

@@ -1,5 +1,6 @@
 import SilkGeometry
 import SilkRaster
+import SilkSystem
 
 /// A retained visual element, Core Animation's CALayer in miniature: a rectangle with a
 /// background, border, corner radius, optional contents bitmap, opacity, transform and sublayers.
@@ -22,7 +23,7 @@ public final class Layer: CustomStringConvertible {
         public var description: String { "#\(raw)" }
     }
     nonisolated(unsafe) private static var nextID: UInt64 = 0
-    private static let idLock = SpinLock()
+    private static let idLock = Lock()
 
     public init() {
         id = Layer.idLock.withLock { Layer.nextID += 1; return LayerID(raw: Layer.nextID) }
@@ -154,19 +155,3 @@ public final class Layer: CustomStringConvertible {
         "Layer(\(name ?? id.description) frame: \(frame)\(sublayers.isEmpty ? "" : ", \(sublayers.count) sublayers"))"
     }
 }
-
-/// A minimal spin lock for tiny critical sections (id allocation).
-final class SpinLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    init() { pthread_mutex_init(mutex, nil) }
-    deinit { pthread_mutex_destroy(mutex); mutex.deallocate() }
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -1,5 +1,6 @@
 import SilkGeometry
 import SilkRaster
+import SilkSystem
 
 /// The immutable state of one layer and its subtree at a commit: what the main thread hands the
 /// render thread. Nothing in it can change after creation (contents bitmaps are immutable by
@@ -79,7 +80,7 @@ public struct LayerAnimation: Sendable, Hashable {
     public var timing: Timing
 
     nonisolated(unsafe) private static var counter: UInt64 = 0
-    private static let lock = SpinLock()
+    private static let lock = Lock()
 
     public init(property: Property, duration: Double, timing: Timing = .easeOut) {
         id = LayerAnimation.lock.withLock { LayerAnimation.counter += 1; return LayerAnimation.counter }

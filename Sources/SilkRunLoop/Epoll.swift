@@ -2,6 +2,7 @@
 // that the loop maps back to its source.
 import CSilkLinux
 import Glibc
+import SilkSystem
 
 /// What a file-descriptor source waits for, and what it is told happened.
 ///

@@ -1,6 +1,7 @@
 // eventfd(2): the loop's cross-thread doorbell. Any thread may ring it; the loop thread clears it.
 import CSilkLinux
 import Glibc
+import SilkSystem
 
 /// A non-blocking, close-on-exec eventfd (`eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)`), closed on deinit.
 ///

@@ -19,6 +19,7 @@
 // before the next `.beforeWaiting`, so the committer always sees a whole iteration's changes.
 import CSilkLinux
 import Glibc
+import SilkSystem
 import Synchronization
 
 /// A single-thread event loop on epoll.
@@ -61,7 +62,7 @@ public final class EventLoop: @unchecked Sendable {
         var blocks: [@Sendable () -> Void] = []
         var stopRequested = false
     }
-    private let inbox = LockedValue(Inbox())
+    private let inbox = Locked(Inbox())
     /// A virtual loop's `now`; atomic so that any thread may read the time.
     let virtualNanoseconds = Atomic<Int64>(0)
 

@@ -2,6 +2,7 @@
 import CSilkLinux
 import Dispatch
 import Glibc
+import SilkSystem
 
 /// Starts a POSIX thread, creates an `EventLoop` on it (so the thread owns the loop) and runs it
 /// until `loop.stop()` or a signal ends it.
@@ -16,15 +17,15 @@ public final class EventLoopThread: Sendable {
         var thread: pthread_t?
         var exitReason: ExitReason?
     }
-    private let state: LockedValue<State>
+    private let state: Locked<State>
 
     /// The handshake between the starting thread and the new one.
     private final class Startup: Sendable {
         let name: String
         let clock: LoopClock
         let ready = DispatchSemaphore(value: 0)
-        let result = LockedValue<Result<EventLoop, SystemCallError>?>(nil)
-        let finished = LockedValue<ExitReason?>(nil)
+        let result = Locked<Result<EventLoop, SystemCallError>?>(nil)
+        let finished = Locked<ExitReason?>(nil)
         init(name: String, clock: LoopClock) { self.name = name; self.clock = clock }
     }
 
@@ -49,7 +50,7 @@ public final class EventLoopThread: Sendable {
         switch startup.result.withLock({ $0 })! {
         case .success(let loop):
             self.loop = loop
-            state = LockedValue(State(thread: thread))
+            state = Locked(State(thread: thread))
         case .failure(let error):
             pthread_join(thread, nil)
             throw error

@@ -7,6 +7,7 @@
 // on the main thread before any other thread exists.
 import CSilkLinux
 import Glibc
+import SilkSystem
 import Synchronization
 
 /// The signals the loop turns into an orderly exit.

@@ -2,6 +2,7 @@
 // timerfd armed for its earliest deadline; the timer queue itself lives in Timers.swift.
 import CSilkLinux
 import Glibc
+import SilkSystem
 
 /// A non-blocking CLOCK_MONOTONIC timerfd (`timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC |
 /// TFD_NONBLOCK)`), closed on deinit. Used only by its loop's thread.

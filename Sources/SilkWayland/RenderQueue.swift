@@ -1,6 +1,7 @@
 import CSilkLinux
 import CWaylandClient
 import Glibc
+import SilkSystem
 
 /// The render thread's `wl_event_queue`: frame callbacks, buffer releases and presentation
 /// feedback arrive here, never on the main thread's queue, so the render thread can wait for
@@ -21,7 +22,9 @@ final class RenderQueue {
             throw WaylandError(call: "wl_display_create_queue", "out of memory")
         }
         queue = q
-        wakeFD = try systemCall("eventfd") { silk_eventfd_create() }
+        do throws(SystemCallError) {
+            wakeFD = try systemCall("eventfd") { silk_eventfd_create() }
+        } catch { throw WaylandError(error) }
     }
 
     deinit {
@@ -54,8 +57,7 @@ final class RenderQueue {
             let remaining = deadline == Int64.max ? -1 : Int32(max(0, (deadline - silk_clock_monotonic_ns()) / 1_000_000))
             var fds = [pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-            var n: Int32
-            repeat { n = poll(&fds, 2, remaining) } while n < 0 && errno == EINTR
+            let n = (try? systemCall("poll") { poll(&fds, 2, remaining) }) ?? -1
             if n > 0 && fds[0].revents != 0 {
                 if wl_display_read_events(display) < 0 { return .failed }
             } else {

@@ -1,5 +1,6 @@
 import CSilkLinux
 import Glibc
+import SilkSystem
 
 /// A sealed, close-on-exec memfd mapped read-write: the memory behind a `wl_shm_pool`.
 ///
@@ -14,10 +15,15 @@ final class SharedMemory {
 
     init(size: Int, name: String = "silk-wl-shm") throws(WaylandError) {
         precondition(size > 0)
-        let fd = try systemCall("memfd_create(\(name))") { silk_memfd_create(name) }
+        let fd: Int32
+        do throws(SystemCallError) {
+            fd = try systemCall("memfd_create(\(name))") { silk_memfd_create(name) }
+        } catch { throw WaylandError(error) }
         do throws(WaylandError) {
-            _ = try systemCall("ftruncate(memfd, \(size))") { ftruncate(fd, off_t(size)) }
-            _ = try systemCall("fcntl(F_ADD_SEALS)") { silk_memfd_seal_shrink(fd) }
+            do throws(SystemCallError) {
+                _ = try systemCall("ftruncate(memfd, \(size))") { ftruncate(fd, off_t(size)) }
+                _ = try systemCall("fcntl(F_ADD_SEALS)") { silk_memfd_seal_shrink(fd) }
+            } catch { throw WaylandError(error) }
             guard let p = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED else {
                 throw WaylandError.system("mmap(memfd, \(size))")
             }

@@ -11,8 +11,8 @@ import SilkRender
 ///   retired buffer (after a resize) is destroyed on its release.
 /// - **Age**: the frame number whose pixels it holds (`presentedFrame`); 0 = never painted.
 ///   Presenting frame *n* into a buffer that holds frame *m* copies the union of the damage of
-///   frames *m+1 … n* from the compositor's back buffer (`BufferChain.damageSince`), or
-///   everything when that history is gone.
+///   frames *m+1 … n* from the compositor's back buffer (`BufferChain.damageHistory`, a
+///   `BufferAgeDamage`), or everything when that history is gone.
 /// - **Damage**: `wl_surface.damage_buffer` gets only frame *n*'s damage — what changed since
 ///   the buffer the compositor showed before, whichever buffer that was.
 final class ShmBuffer {
@@ -79,10 +79,8 @@ final class BufferChain {
     private(set) var width = 0
     private(set) var height = 0
     private(set) var opaque = true
-    /// Damage of recent frames, newest last: `history[i]` is frame `historyStart + i`'s.
-    private var history: [DamageRegion] = []
-    private var historyStart = 1
-    private let historyLimit = 8
+    /// Damage of the last 8 frames, for buffers that missed some (buffer age).
+    var damageHistory = BufferAgeDamage(historyLimit: 8)
 
     init(shm: OpaquePointer?, maxBuffers: Int = 4) {
         self.shm = shm
@@ -113,27 +111,6 @@ final class BufferChain {
         let b = try ShmBuffer(shm: shm, width: width, height: height, opaque: opaque)
         buffers.append(b)
         return b
-    }
-
-    /// Records frame `frame`'s damage (call once per presented frame, in order).
-    func record(_ damage: DamageRegion, frame: Int) {
-        if history.isEmpty { historyStart = frame }
-        history.append(damage)
-        if history.count > historyLimit { history.removeFirst(); historyStart += 1 }
-    }
-
-    /// What to copy into `buffer` to bring it to frame `frame`, whose damage is `damage`: the
-    /// union of the damage of the frames it missed, or nil for everything (never painted, or
-    /// missed more frames than the history keeps).
-    func damageSince(heldFrame held: Int, frame: Int, damage: DamageRegion) -> DamageRegion? {
-        guard held > 0, held >= historyStart - 1, held < frame else { return nil }
-        var region = damage
-        for f in (held + 1)..<frame {
-            let i = f - historyStart
-            guard i >= 0, i < history.count else { return nil }
-            region.formUnion(history[i])
-        }
-        return region
     }
 
     /// Buffers the compositor currently holds (statistics).

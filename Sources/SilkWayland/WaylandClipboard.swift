@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import SilkInput
 import SilkRunLoop
+import SilkSystem
 
 /// The compositor's clipboard through the core `wl_data_device` protocol (main thread).
 ///
@@ -117,8 +118,8 @@ final class WaylandClipboard: ClipboardProvider {
         var bytes = Array(sourceText.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 { if errno == EINTR { continue }; break }
+            guard let n = try? systemCall("write", { bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) } })
+            else { break }
             offset += n
         }
         bytes.removeAll()
@@ -156,12 +157,15 @@ private final class PipeRead {
     private func readAvailable() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n: Int
+            do throws(SystemCallError) {
+                n = try systemCall("read(clipboard pipe)") { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            } catch {
+                if error.errno == EAGAIN { return }
+                finish(nil); return
+            }
             if n > 0 { data.append(contentsOf: buffer[0..<n]); if data.count > 16 << 20 { finish(nil); return }; continue }
-            if n == 0 { finish(String(decoding: data, as: UTF8.self)); return }
-            if errno == EINTR { continue }
-            if errno == EAGAIN { return }
-            finish(nil); return
+            finish(String(decoding: data, as: UTF8.self)); return
         }
     }
 

@@ -4,6 +4,7 @@ import CWaylandProtocols
 import Foundation
 import Glibc
 import SilkRunLoop
+import SilkSystem
 
 /// The connection to the compositor and its globals; lives on the main thread.
 ///

@@ -1,5 +1,6 @@
 import CSilkLinux
 import Glibc
+import SilkSystem
 
 /// Why the Wayland presenter failed: one line for the user, naming the call that failed.
 ///
@@ -13,31 +14,13 @@ public struct WaylandError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { "\(call): \(message)" }
 
-    /// A system call that returned -1, with `strerror(errno)`.
+    /// A system call that returned -1 (or `MAP_FAILED`), with `strerror(errno)`.
     static func system(_ call: String, errno code: Int32 = Glibc.errno) -> WaylandError {
         WaylandError(call: call, "\(errorString(code)) (errno \(code))")
     }
-}
 
-/// `strerror_r` into a Swift string (strerror is not thread-safe).
-func errorString(_ code: Int32) -> String {
-    var buffer = [CChar](repeating: 0, count: 128)
-    guard strerror_r(code, &buffer, buffer.count) == 0 else { return "unknown error" }
-    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
-/// Calls `body` until it returns something other than -1 with `errno == EINTR`; any other -1
-/// throws a `WaylandError` naming `call`. Every system call of this module goes through here.
-@inline(__always)
-func systemCall<Result: BinaryInteger>(_ call: @autoclosure () -> String,
-                                       _ body: () -> Result) throws(WaylandError) -> Result {
-    while true {
-        let result = body()
-        if result != -1 { return result }
-        let code = Glibc.errno
-        if code == EINTR { continue }
-        throw WaylandError.system(call(), errno: code)
-    }
+    /// A failed `systemCall` (SilkSystem), worded as `system(_:errno:)`.
+    init(_ error: SystemCallError) { self = .system(error.call, errno: error.errno) }
 }
 
 /// Allocates a C listener struct once, at an address that never moves: libwayland keeps the

@@ -7,6 +7,7 @@ import SilkInput
 import SilkRaster
 import SilkRender
 import SilkRunLoop
+import SilkSystem
 
 /// Shows a window's frames on a Wayland compositor: an xdg-shell toplevel fed with `wl_shm`
 /// buffers, paced by `wl_surface.frame`.
@@ -36,7 +37,7 @@ public final class WaylandPresenter: Presenter, PresenterEventSource, @unchecked
     public let options: WaylandWindowOptions
 
     // Guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var _pixelWidth: Int
     private var _pixelHeight: Int
     private var _scale: Double
@@ -50,7 +51,6 @@ public final class WaylandPresenter: Presenter, PresenterEventSource, @unchecked
     private var frameCallback: OpaquePointer?
     private var frameDoneAt: UInt64 = 0
     private var frameIndex = 0
-    private var presentCount = 0
     private var appliedScale: Double = 0
     private let start = monotonicNanoseconds()
     /// The compositor's presentation clock, fixed after the initial roundtrips.
@@ -157,15 +157,13 @@ public final class WaylandPresenter: Presenter, PresenterEventSource, @unchecked
             }
         }
         guard let buffer = candidate else { return }
-        presentCount += 1
-        let copy = chain.damageSince(heldFrame: buffer.presentedFrame, frame: presentCount, damage: damage)
+        let copy = chain.damageHistory.damageToCopy(intoBufferHolding: buffer.presentedFrame, damage: damage)
         if let copy {
             for r in copy.rects { buffer.bitmap.composite(backBuffer, from: r, to: r.origin, operation: .source) }
         } else {
             buffer.bitmap.composite(backBuffer, from: backBuffer.bounds, to: .zero, operation: .source)
         }
-        chain.record(damage, frame: presentCount)
-        buffer.presentedFrame = presentCount
+        buffer.presentedFrame = chain.damageHistory.record(damage)
 
         let surface = surfaceOnRenderQueue
         toplevel.surfaceLock.lock()

@@ -2,6 +2,7 @@ import CWaylandClient
 import CWaylandProtocols
 import Foundation
 import SilkGeometry
+import SilkSystem
 
 /// What the app asks of its window (title, app id, size limits, initial state).
 public struct WaylandWindowOptions: Sendable {
@@ -56,7 +57,7 @@ final class WaylandToplevel {
     private(set) var decoration: OpaquePointer?
     private(set) var viewport: OpaquePointer?
     private(set) var fractionalScale: OpaquePointer?
-    let surfaceLock = NSLock()
+    let surfaceLock = Lock()
 
     /// Size in points (surface-local coordinates).
     private(set) var size: Size

@@ -4,6 +4,7 @@ import SilkGeometry
 import SilkRaster
 import SilkRender
 import SilkRunLoop
+import SilkSystem
 import Testing
 @testable import SilkFramebuffer
 

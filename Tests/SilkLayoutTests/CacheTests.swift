@@ -1,11 +1,11 @@
-import Synchronization
 import SilkGeometry
+import SilkSystem
 import Testing
 @testable import SilkLayout
 
 /// A leaf that counts its measurements.
 final class CountingLeaf: Sendable {
-    final class Counter: Sendable { let value = Mutex(0) }
+    final class Counter: Sendable { let value = Locked(0) }
     let calls = Counter()
     let node: LayoutNode
     init(_ size: Size, style: Style = Style()) {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SilkGeometry
+import SilkSystem
 import Testing
 @testable import SilkLayout
 import SilkLayoutTools
@@ -17,7 +18,7 @@ import SilkLayoutTools
         let expectedCorpus = try cases.map { try allFrames(CorpusEvaluator.rootLayout($0.1, available: $0.0.available)) }
         let expectedFeed = allFrames(try feed.layoutThatFits(feedRange))
 
-        // An NSLock-guarded counter: Synchronization.Mutex's borrowed `inout` is reported as a
+        // A `Lock`-guarded counter: Synchronization.Mutex's borrowed `inout` is reported as a
         // Swift access race by ThreadSanitizer here (a false positive seen in `make test-tsan`).
         let mismatches = MismatchCounter()
         DispatchQueue.concurrentPerform(iterations: 16) { worker in
@@ -40,7 +41,7 @@ import SilkLayoutTools
 }
 
 private final class MismatchCounter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var count = 0
     func add(_ n: Int) { lock.lock(); count += n; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
 import SilkGeometry
+import SilkSystem
 import Testing
 @testable import SilkLayout
 
 /// Runs `body` on a thread with the given stack size and waits for it.
 func onThread<T: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> T) -> T {
-    let result = Mutex<T?>(nil)
+    let result = Locked<T?>(nil)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
         let value = body()

@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 import Testing
 import SilkTestSupport
 @testable import SilkNetworkImage
@@ -157,7 +158,7 @@ import SilkTestSupport
 }
 
 final class LinesLog: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lines: [String] = []
     func add(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }

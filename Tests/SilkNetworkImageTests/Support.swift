@@ -2,6 +2,7 @@ import Foundation
 import SilkDemoServer
 import SilkRaster
 @testable import SilkNetworkImage
+import SilkSystem
 
 /// A fresh private directory under /tmp, removed by `remove()`.
 struct TempDirectory {
@@ -32,7 +33,7 @@ final class RecordingDelegate: NetworkImageNodeDelegate, @unchecked Sendable {
         case loaded(ImageSource, width: Int, height: Int)
         case failed(NetworkImageError)
     }
-    private let lock = NSLock()
+    private let lock = Lock()
     private var _calls: [Call] = []
     var calls: [Call] { lock.lock(); defer { lock.unlock() }; return _calls }
     private func add(_ c: Call) { lock.lock(); _calls.append(c); lock.unlock() }
@@ -52,7 +53,7 @@ final class RecordingDelegate: NetworkImageNodeDelegate, @unchecked Sendable {
 
 /// Collects a loader's events.
 final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var events: [NetworkImageLoader.Event] = []
     func add(_ e: NetworkImageLoader.Event) { lock.lock(); events.append(e); lock.unlock() }
     var all: [NetworkImageLoader.Event] { lock.lock(); defer { lock.unlock() }; return events }
@@ -80,7 +81,7 @@ func makeLoader(directory: String? = nil, configure: (inout ImageDownloader.Conf
 /// test's session cycle (`make test-asan`).
 let testDownloaders = DownloaderRegistry()
 final class DownloaderRegistry: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var all: [ImageDownloader] = []
     func add(_ d: ImageDownloader) { lock.lock(); all.append(d); lock.unlock() }
 }

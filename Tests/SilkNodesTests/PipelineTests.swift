@@ -35,7 +35,7 @@ final class ColorNode: DisplayNode, @unchecked Sendable {
 }
 
 final class Counter: @unchecked Sendable {
-    private let lock = NSLock(); private var n = 0
+    private let lock = Lock(); private var n = 0
     func increment() { lock.lock(); n += 1; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return n }
 }

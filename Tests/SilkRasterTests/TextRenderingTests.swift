@@ -1,6 +1,7 @@
 import Foundation
 import SilkGeometry
 import SilkScenes
+import SilkSystem
 import Testing
 @testable import SilkRaster
 
@@ -223,7 +224,7 @@ struct TextRenderingTests {
 
 /// Per-index results written from concurrent iterations.
 private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var values: [[UInt32]?]
     init(count: Int) { values = Array(repeating: nil, count: count) }
     func set(_ i: Int, _ v: [UInt32]) { lock.lock(); values[i] = v; lock.unlock() }

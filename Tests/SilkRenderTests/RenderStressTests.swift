@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 import Testing
 import SilkGeometry
 import SilkRaster
@@ -57,7 +58,7 @@ import SilkRaster
 
 /// Threads that repeatedly walk the newest published snapshot (read-only).
 final class SnapshotReaders: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var latest: LayerSnapshot?
     private var running = true
     private var count = 0

@@ -1,4 +1,5 @@
 import Glibc
+import SilkSystem
 import Synchronization
 import Testing
 @testable import SilkRunLoop
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func loopThreadRunsItsLoopUntilStopped() throws {
-        let observed = LockedValue<Int>(0)
+        let observed = Locked<Int>(0)
         let thread = try EventLoopThread(name: "silk-test-loop") { loop in
             loop.addObserver(.beforeWaiting) { _ in observed.withLock { $0 += 1 } }
         }

@@ -6,6 +6,7 @@
 import Dispatch
 import Glibc
 @testable import SilkRunLoop
+import SilkSystem
 import XCTest
 
 final class MainLoopTests: XCTestCase {
@@ -93,7 +94,7 @@ final class MainLoopTests: XCTestCase {
 
 /// A log any thread may append to.
 private final class LockedLog<Element: Sendable>: Sendable {
-    private let storage = LockedValue<[Element]>([])
+    private let storage = Locked<[Element]>([])
     func append(_ element: Element) { storage.withLock { $0.append(element) } }
     var entries: [Element] { storage.withLock { $0 } }
 }

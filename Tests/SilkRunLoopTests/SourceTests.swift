@@ -1,4 +1,5 @@
 import Glibc
+import SilkSystem
 import Testing
 @testable import SilkRunLoop
 

@@ -2,6 +2,7 @@ import Foundation
 import SilkGeometry
 import SilkNodes
 import SilkRender
+import SilkSystem
 
 /// `async`: display jobs run on the display queues (Silk's design). `sync`: every display job
 /// runs on the main thread during the node pass (`NodeScheduler.synchronousDisplay`), as a
@@ -184,7 +185,7 @@ public struct FrameRunner {
 
 /// Frame reports from the render thread (appended there, read on main).
 final class ReportBox: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var reports: [FrameReport] = []
     func append(_ r: FrameReport) { lock.lock(); reports.append(r); lock.unlock() }
     var all: [FrameReport] { lock.lock(); defer { lock.unlock() }; return reports }

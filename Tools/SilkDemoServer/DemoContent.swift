@@ -1,6 +1,7 @@
 import Foundation
 import SilkGeometry
 import SilkRaster
+import SilkSystem
 
 /// What the demo server serves: a deterministic feed of photo posts and the images it links,
 /// generated (no files, no network). The same post ID always gives the same post and photo.
@@ -15,17 +16,15 @@ import SilkRaster
 public final class DemoContent: @unchecked Sendable {
     /// Posts in the whole feed.
     public let feedLength: Int
-    private var mutex = pthread_mutex_t()
+    private let lock = Lock()
     private var _baseURL = "http://127.0.0.1"
     private var photoCache: [String: Data] = [:]
     private var photoCacheOrder: [String] = []
 
     public init(feedLength: Int = 10_000) {
         self.feedLength = max(0, feedLength)
-        pthread_mutex_init(&mutex, nil)
     }
-    deinit { pthread_mutex_destroy(&mutex) }
-    private func locked<R>(_ body: () -> R) -> R { pthread_mutex_lock(&mutex); defer { pthread_mutex_unlock(&mutex) }; return body() }
+    private func locked<R>(_ body: () -> R) -> R { lock.withLock(body) }
 
     /// Prefix of the URLs in the feed (set by the server once it knows its port).
     public var baseURL: String {

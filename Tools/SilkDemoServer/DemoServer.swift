@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -223,16 +224,14 @@ public enum DemoServerError: Error, CustomStringConvertible {
     }
 }
 
-/// The server's shared mutable state, behind one mutex.
+/// The server's shared mutable state, behind one lock.
 final class ServerState: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
+    private let lock = Lock()
     private var stopped = false
     private var requests: [String] = []
     private var failures: [String: Int] = [:]
     private var open: [String: Int] = [:]
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    private func locked<R>(_ body: () -> R) -> R { pthread_mutex_lock(&mutex); defer { pthread_mutex_unlock(&mutex) }; return body() }
+    private func locked<R>(_ body: () -> R) -> R { lock.withLock(body) }
     var isStopped: Bool { locked { stopped } }
     /// True the first time.
     func stop() -> Bool { locked { defer { stopped = true }; return !stopped } }

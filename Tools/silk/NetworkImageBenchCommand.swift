@@ -5,6 +5,7 @@ import SilkGeometry
 import SilkNetworkImage
 import SilkNodes
 import SilkRaster
+import SilkSystem
 
 /// `silk bench-netimage`: network images against the local demo server — time to the first
 /// progressive refinement versus the final image over a throttled connection, prefix and full
@@ -22,7 +23,7 @@ struct NetworkImageBenchCommand: ParsableCommand {
 
     final class Timeline: NetworkImageNodeDelegate, @unchecked Sendable {
         let start = Date()
-        private let lock = NSLock()
+        private let lock = Lock()
         var firstPartial: Double?, final: Double?, partials = 0, failed: NetworkImageError?
         func imageNode(_ node: NetworkImageNode, didLoadPartialImage image: Bitmap, completeScans: Int) {
             lock.lock(); if firstPartial == nil { firstPartial = -start.timeIntervalSinceNow }; partials += 1; lock.unlock()

@@ -5,6 +5,7 @@ import SilkGeometry
 import SilkNodes
 import SilkRender
 import SilkRunLoop
+import SilkSystem
 
 /// `silk soak`: runs a scene on the headless backend at 60 Hz for minutes, scrolling and
 /// mutating its node tree at random, and reports resident memory (RSS) and open file
@@ -191,7 +192,7 @@ struct SoakReport {
 /// continuous scrolling every 60 Hz slot should show a frame, so a jump of n slots between
 /// consecutive frames is n − 1 missed. Fed on the render thread, read on main.
 final class FrameLog: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastTime: Double?
     private var _presented = 0
     private var _missed = 0

@@ -3,6 +3,7 @@
 import CSilkLinux
 import Glibc
 import SilkRunLoop
+import SilkSystem
 
 /// One open evdev device (non-blocking, close-on-exec); closed in deinit.
 public final class EvdevDevice {
@@ -61,15 +62,19 @@ public final class EvdevDevice {
         var out: [EvdevEvent] = []
         var buffer = [UInt8](repeating: 0, count: EvdevEvent.size * 64)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n: Int
+            do throws(SystemCallError) {
+                n = try systemCall("read(evdev)") { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            } catch {
+                if error.errno == EAGAIN { return out }
+                return error.errno == ENODEV ? (out.isEmpty ? nil : out) : out
+            }
             if n > 0 {
                 out += buffer.withUnsafeBytes { EvdevEvent.parse(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
                 if n < buffer.count { return out }
                 continue
             }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && errno == EAGAIN { return out }
-            return n == 0 || errno == ENODEV ? (out.isEmpty ? nil : out) : out
+            return out.isEmpty ? nil : out
         }
     }
 }
@@ -93,9 +98,8 @@ public final class DirectoryWatch {
         var out: [Change] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return out }
+            guard let n = try? systemCall("read(inotify)", { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }),
+                  n > 0 else { return out }
             var o = 0
             // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[len]; }
             while o + 16 <= n {

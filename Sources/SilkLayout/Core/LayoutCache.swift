@@ -1,5 +1,6 @@
 
 import SilkGeometry
+import SilkSystem
 
 /// The entries of a layout cache, as a plain value: a node that already guards its state with
 /// a lock keeps one inside that state (one lock round-trip per lookup); `LayoutCache` wraps
@@ -53,9 +54,9 @@ public struct LayoutCacheEntries: Sendable {
 /// its version (or calls `removeAll`) when something that affects layout changes.
 /// Holds a few entries because a parent stack may measure a child at several sizes per pass.
 public final class LayoutCache: Sendable {
-    private let storage: LayoutLock<LayoutCacheEntries>
+    private let storage: Locked<LayoutCacheEntries>
 
-    public init(capacity: Int = 4) { storage = LayoutLock(LayoutCacheEntries(capacity: capacity)) }
+    public init(capacity: Int = 4) { storage = Locked(LayoutCacheEntries(capacity: capacity)) }
 
     public func layout(for range: SizeRange, version: UInt64) -> Layout? {
         storage.withLock { $0.layout(for: range, version: version) }

@@ -1,5 +1,6 @@
 
 import SilkGeometry
+import SilkSystem
 
 /// A mutable, thread-safe layout element with a cache: the minimal model of a display node.
 /// A leaf measures itself with a closure (text: shape for the offered width); a container
@@ -30,11 +31,11 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
 
     public let name: String
     public let content: Content
-    private let state: LayoutLock<State>
+    private let state: Locked<State>
 
     public init(name: String = "node", style: Style = Style(), content: Content) {
         self.name = name; self.content = content
-        state = LayoutLock(State(style: style))
+        state = Locked(State(style: style))
     }
     /// A leaf measured by `measure`.
     public convenience init(name: String = "leaf", style: Style = Style(),

@@ -2,6 +2,7 @@ import Foundation
 import SilkGeometry
 import SilkLayout
 import SilkRender
+import SilkSystem
 
 /// A scrolling container of items laid out by a pluggable `CollectionLayout` (Texture's
 /// ASCollectionNode); `TableNode` is the one-column case and `PagerNode` the paging one.
@@ -9,7 +10,8 @@ import SilkRender
 /// **Data.** The `dataSource` answers counts and gives a node block per item. Blocks run
 /// concurrently on background queues, where each new node is also measured (layout is
 /// thread-safe); the main thread then commits a whole update at once — the model, the frames,
-/// and the items in range. There is no cell reuse: an item keeps its node while it is near.
+/// and the items in range (`CollectionDataController`). There is no cell reuse: an item keeps
+/// its node while it is near.
 ///
 /// **Updates** (main thread): `reloadData()`, or `insertItems`, `deleteItems`, `reloadItems`,
 /// `moveItem`, and the section equivalents, alone or grouped in `performBatchUpdates`. Animated
@@ -55,8 +57,6 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     // MARK: Main-thread model
     /// The committed model (what is shown).
     var sections: [[CollectionItem]] = []
-    /// The model after every update submitted so far (what the data source says).
-    var pendingSections: [[CollectionItem]] = []
     var flat: [CollectionItem] = []
     var sectionStarts: [Int] = []
     var frames: [Rect] = []
@@ -64,24 +64,22 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     var attached: [ObjectIdentifier: CollectionItem] = [:]
     var itemsWithNodes: [ObjectIdentifier: CollectionItem] = [:]
     var selected = Set<ObjectIdentifier>()
-    private var materializing = Set<ObjectIdentifier>()
     private var changes = ChangeSet()
     private var batchDepth = 0
     private var batchAnimated = true
     private var batchCompletions: [(Bool) -> Void] = []
-    private var measuredViewport: Size = .zero
+    var measuredViewport: Size = .zero
     /// The first layout with a size loads the data (as Texture's first layout does).
     private var needsReloadWhenSized = true
     private var hasLoaded = false
-    private var rangeUpdateQueued = false
+    var rangeUpdateQueued = false
     /// Updates submitted but not yet committed.
-    public private(set) var pendingUpdateCount = 0
+    public var pendingUpdateCount: Int { dataController.pendingUpdateCount }
     var lastRects: RangeRects?
     var debugOverlay: RangeDebugOverlayNode?
 
-    // Background work.
-    private let editQueue = DispatchQueue(label: "silk.collection.edits", qos: .userInitiated)
-    private let ready = Locked<[PreparedWork]>([])
+    /// Prepares updates on the edit queue and commits them in node passes.
+    private(set) lazy var dataController = CollectionDataController(collection: self)
 
     public struct Statistics: Sendable {
         /// Node blocks run (item nodes created).
@@ -91,7 +89,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         public var commits = 0
         public var rangeUpdates = 0
     }
-    private let stats = Locked(Statistics())
+    let stats = Locked(Statistics())
     public var statistics: Statistics { stats.current }
 
     public init(layout: any CollectionLayout = FlowLayout()) {
@@ -163,7 +161,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         needsReloadWhenSized = false
         hasLoaded = true
         var byIdentity: [AnyHashable: CollectionItem] = [:]
-        for s in pendingSections { for it in s { if let id = it.identity { byIdentity[id] = it } } }
+        for s in dataController.pendingSections { for it in s { if let id = it.identity { byIdentity[id] = it } } }
         var newSections: [[CollectionItem]] = []
         let sectionCount = max(0, ds.numberOfSections(in: self))
         for s in 0..<sectionCount {
@@ -217,7 +215,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
             return
         }
         do {
-            let newSections = try set.apply(to: pendingSections, sectionCount: max(0, ds.numberOfSections(in: self)),
+            let newSections = try set.apply(to: dataController.pendingSections, sectionCount: max(0, ds.numberOfSections(in: self)),
                                              count: { ds.collection(self, numberOfItemsInSection: $0) },
                                              makeItem: { makeItem($0, dataSource: ds, identity: ds.collection(self, identifierForItemAt: $0)) })
             submit(newSections, animated: batchAnimated, completions: completions)
@@ -235,182 +233,32 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     /// Re-measures every item (the viewport or the layout changed).
     public func remeasureAll() {
         guard measuredViewport.width > 0 else { return }
-        submit(pendingSections, animated: false, completions: [], remeasure: true)
+        submit(dataController.pendingSections, animated: false, completions: [], remeasure: true)
     }
 
-    // MARK: Background preparation
+    // MARK: Preparing and committing updates (CollectionDataController)
 
-    /// One unit of background work: a model update (with new items to create and measure) or
-    /// the re-creation of released nodes coming back into range.
-    enum PreparedWork: @unchecked Sendable {
-        case update(sections: [[CollectionItem]], jobs: [MeasureJob], results: [MeasureResult], animated: Bool,
-                    viewport: Size, completions: [(Bool) -> Void])
-        case materialize(jobs: [MeasureJob], results: [MeasureResult])
-    }
-
-    struct MeasureJob: @unchecked Sendable {
-        let item: CollectionItem
-        let block: CellNodeBlock?
-        let node: CellNode?
-        let range: SizeRange
-    }
-    struct MeasureResult: @unchecked Sendable {
-        let node: CellNode
-        let layout: Layout?
-        let version: UInt64
-        let created: Bool
-    }
-
+    /// Hands `newSections` to the data controller, which runs the new items' node blocks and
+    /// measures them on the edit queue; the batch comes back through `commit` in a node pass.
     private func submit(_ newSections: [[CollectionItem]], animated: Bool, completions: [(Bool) -> Void], remeasure: Bool = false) {
         let viewport = bounds.size
         measuredViewport = viewport
-        pendingSections = newSections
-        var jobs: [MeasureJob] = []
-        let layout = collectionLayout
-        for (s, items) in newSections.enumerated() {
-            for (i, item) in items.enumerated() {
-                let range = layout.constrainedSize(forItemAt: ItemPath(item: i, section: s), viewport: viewport)
-                if !item.isMeasured {
-                    // New: run the block and measure (unless an earlier update already does).
-                    if item.pendingRange == nil {
-                        item.pendingRange = range
-                        jobs.append(MeasureJob(item: item, block: item.block, node: nil, range: range))
-                    }
-                } else if remeasure && item.range != range {
-                    // A live node re-measures; a released one is measured when it comes back.
-                    if let node = item.node {
-                        item.pendingRange = range
-                        jobs.append(MeasureJob(item: item, block: nil, node: node, range: range))
-                    } else {
-                        item.range = range
-                    }
-                }
-            }
-        }
-        pendingUpdateCount += 1
-        let carried = UncheckedBox((newSections, completions))
-        enqueue { [jobs] in
-            .update(sections: carried.value.0, jobs: jobs, results: CollectionNode.measure(jobs), animated: animated,
-                    viewport: viewport, completions: carried.value.1)
-        }
-    }
-
-    private func enqueue(_ work: @escaping @Sendable () -> PreparedWork) {
-        NodeScheduler.shared.beginBackgroundWork()
-        let ready = self.ready
-        // The container stays alive until its work is committed (a short while).
-        editQueue.async {
-            let w = work()
-            ready.withLock { $0.append(w) }
-            NodeScheduler.shared.endBackgroundWork(enqueueing: { self.applyPreparedWork() })
-        }
-    }
-
-    /// Creates (runs blocks) and measures, concurrently across the display queues' cores.
-    static func measure(_ jobs: [MeasureJob]) -> [MeasureResult] {
-        guard !jobs.isEmpty else { return [] }
-        let results = Locked<[MeasureResult?]>(Array(repeating: nil, count: jobs.count))
-        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
-            let job = jobs[i]
-            let node = job.node ?? job.block!()
-            let version = node.layoutVersion
-            let layout = try? node.layoutThatFits(job.range)
-            results.withLock { $0[i] = MeasureResult(node: node, layout: layout, version: version, created: job.node == nil) }
-        }
-        return results.current.map { $0! }
+        dataController.prepareUpdate(newSections, layout: collectionLayout, viewport: viewport, animated: animated,
+                                     completions: completions, remeasure: remeasure)
     }
 
     /// Blocks until every submitted update is prepared, then commits them (main thread). For
     /// tests, snapshots and scripted benches.
     public func waitUntilAllUpdatesAreProcessed() {
-        editQueue.sync {}
+        dataController.waitUntilPrepared()
         applyPreparedWork()
     }
 
-    // MARK: Commit (main thread, in a node pass)
+    // Committing runs on the main thread, in a node pass.
 
+    /// Commits every prepared batch (the data controller calls back `commit` for each).
     func applyPreparedWork() {
-        let works = ready.withLock { w -> [PreparedWork] in defer { w = [] }; return w }
-        for w in works {
-            switch w {
-            case let .update(sections, jobs, results, animated, viewport, completions):
-                commit(sections: sections, jobs: jobs, results: results, animated: animated, viewport: viewport)
-                for c in completions { c(true) }
-            case let .materialize(jobs, results):
-                commitMaterialized(jobs: jobs, results: results)
-            }
-        }
-    }
-
-    private func store(_ r: MeasureResult, for job: MeasureJob) {
-        let item = job.item
-        if item.node !== r.node, let old = item.node { release(item, node: old) }
-        item.node = r.node
-        item.layout = r.layout
-        item.layoutVersion = r.version
-        item.size = r.layout?.size ?? .zero
-        item.range = job.range
-        item.isMeasured = true
-        if item.pendingRange == job.range { item.pendingRange = nil }
-        itemsWithNodes[ObjectIdentifier(item)] = item
-        if r.created { stats.withLock { $0.nodesCreated += 1 } }
-    }
-
-    private func commit(sections newSections: [[CollectionItem]], jobs: [MeasureJob], results: [MeasureResult], animated: Bool, viewport: Size) {
-        pendingUpdateCount -= 1
-        stats.withLock { $0.commits += 1 }
-        let anchor = captureAnchor()
-        var oldFrames: [ObjectIdentifier: Rect] = [:]
-        if animated { for (id, item) in attached { oldFrames[id] = frames[item.flatIndex] } }
-        for (job, r) in zip(jobs, results) { store(r, for: job) }
-        sections = newSections
-        rebuildFlat()
-        // Items that left the model drop their nodes.
-        let live = Set(flat.map(ObjectIdentifier.init))
-        for (id, item) in attached where !live.contains(id) { detach(item) }
-        for (id, item) in itemsWithNodes where !live.contains(id) { if let n = item.node { release(item, node: n) } }
-        selected = selected.intersection(live)
-        recomputeFrames()
-        restore(anchor)
-        updateRanges(animation: animated ? UpdateAnimation(oldFrames: oldFrames) : nil)
-    }
-
-    private func commitMaterialized(jobs: [MeasureJob], results: [MeasureResult]) {
-        var sizeChanged = false
-        let anchor = captureAnchor()
-        for (job, r) in zip(jobs, results) {
-            materializing.remove(ObjectIdentifier(job.item))
-            let i = job.item.flatIndex
-            // Still shown, still without a node (a reload may have replaced it meanwhile).
-            guard i < flat.count, flat[i] === job.item, job.item.node == nil else { continue }
-            let old = job.item.size
-            store(r, for: job)
-            if job.item.size != old { sizeChanged = true }
-        }
-        if sizeChanged { recomputeFrames(); restore(anchor) }
-        updateRanges(animation: nil)
-    }
-
-    private func rebuildFlat() {
-        flat = []
-        sectionStarts = []
-        flat.reserveCapacity(sections.reduce(0) { $0 + $1.count })
-        for s in sections {
-            sectionStarts.append(flat.count)
-            for item in s { item.flatIndex = flat.count; flat.append(item) }
-        }
-    }
-
-    func recomputeFrames() {
-        let viewport = bounds.size.width > 0 ? bounds.size : measuredViewport
-        let result = collectionLayout.layout(itemSizes: sections.map { $0.map(\.size) }, viewport: viewport)
-        frames = result.frames.flatMap { $0 }
-        if frames.count != flat.count {
-            // A layout that returned the wrong number of frames: stack the rest at the origin.
-            frames = Array(frames.prefix(flat.count)) + Array(repeating: .zero, count: max(0, flat.count - frames.count))
-        }
-        frameIndex = ItemFrameIndex(frames: frames, vertical: scrollableDirections.contains(.vertical))
-        contentSize = result.contentSize
+        dataController.commitPreparedWork()
     }
 
     // MARK: Anchoring
@@ -418,7 +266,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     struct Anchor { let item: CollectionItem; let screenOrigin: Point }
 
     /// The first visible item and where it is on screen.
-    private func captureAnchor() -> Anchor? {
+    func captureAnchor() -> Anchor? {
         guard anchorsVisibleContentOnUpdates, !frames.isEmpty else { return nil }
         let o = contentOffset
         let visible = Rect(origin: o, size: bounds.size)
@@ -432,7 +280,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         return Anchor(item: flat[first], screenOrigin: Point(x: f.minX - o.x, y: f.minY - o.y))
     }
 
-    private func restore(_ anchor: Anchor?) {
+    func restore(_ anchor: Anchor?) {
         guard let anchor else { clampOffsetToContent(); return }
         let i = anchor.item.flatIndex
         guard i < flat.count, flat[i] === anchor.item else { clampOffsetToContent(); return }
@@ -453,17 +301,6 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         setNeedsRangeUpdate()
     }
 
-    /// Asks for a range update at the start of the next node pass (coalesced).
-    public func setNeedsRangeUpdate() {
-        guard !rangeUpdateQueued else { return }
-        rangeUpdateQueued = true
-        NodeScheduler.shared.enqueueForNextPass { [weak self] in
-            guard let self else { return }
-            self.rangeUpdateQueued = false
-            self.updateRanges(animation: nil)
-        }
-    }
-
     /// The container's own interface state changes apply to itself only; its items get theirs
     /// from the ranges (intersected with the container's).
     override public func setInterfaceState(_ new: InterfaceState, recursively: Bool = true) {
@@ -471,134 +308,6 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         super.setInterfaceState(new, recursively: false)
         if let debugOverlay { debugOverlay.setInterfaceState(new) }
         if old != new { onPassThread { [weak self] in self?.updateRanges(animation: nil) } }
-    }
-
-    /// Gives every item in the preload range its interface state, attaching and detaching
-    /// nodes, and starts a batch fetch when due.
-    func updateRanges(animation: UpdateAnimation?) {
-        let size = bounds.size
-        guard size.width > 0, size.height > 0 else { return }
-        stats.withLock { $0.rangeUpdates += 1 }
-        let offset = contentOffset
-        rangeController.noteOffset(offset)
-        let own = interfaceState
-        let containerVisible = own.contains(.visible)
-        let dirs = scrollableDirections
-        let (rects, mode) = rangeController.rects(visible: Rect(origin: offset, size: size), directions: dirs,
-                                                  containerIsVisible: containerVisible)
-        lastRects = rects
-
-        var wanted: [ObjectIdentifier: (CollectionItem, InterfaceState)] = [:]
-        var toMaterialize: [CollectionItem] = []
-        if own.contains(.preload) {
-            for i in frameIndex.indices(overlapping: rects.preload, frames: frames) {
-                let item = flat[i]
-                let state = RangeController.state(for: frames[i], in: rects, mode: mode, containerIsVisible: containerVisible)
-                    .intersection(own.union(.measureLayout))
-                guard state.contains(.preload) else { continue }
-                if item.node == nil {
-                    if !materializing.contains(ObjectIdentifier(item)) { toMaterialize.append(item) }
-                    continue
-                }
-                wanted[ObjectIdentifier(item)] = (item, state)
-            }
-        }
-        for (id, item) in attached where wanted[id] == nil { detach(item) }
-        var attachedNew = false
-        // In item order, so the display jobs of a fresh screen start from its top.
-        for (id, entry) in wanted.sorted(by: { $0.value.0.flatIndex < $1.value.0.flatIndex }) {
-            let (item, state) = entry
-            guard let node = item.node else { continue }
-            let frame = frames[item.flatIndex]
-            if attached[id] == nil {
-                node.frame = frame
-                if let layout = item.layout, node.layoutVersion == item.layoutVersion { NodePass.apply(layout, to: node) }
-                else { remeasureOnMain(item) }
-                node.setContainer(self)
-                node.isSelected = selected.contains(id)
-                attachItem(node, state: state)
-                attached[id] = item
-                attachedNew = true
-                if let animation, animation.oldFrames[id] == nil, updateAnimationDuration > 0 {
-                    node.loadLayer().add(LayerAnimation(property: .opacity(from: 0, to: nil), duration: updateAnimationDuration))
-                }
-            } else {
-                let old = node.frame
-                if old != frame {
-                    node.frame = frame
-                    if let animation, let from = animation.oldFrames[id], updateAnimationDuration > 0, let layer = node.layer {
-                        layer.add(LayerAnimation(property: .position(from: Point(x: from.midX, y: from.midY), to: nil),
-                                                 duration: updateAnimationDuration, timing: .easeInOut))
-                    }
-                }
-                if node.interfaceState != state { node.setInterfaceState(state) }
-            }
-        }
-        if !toMaterialize.isEmpty { materialize(toMaterialize) }
-        releaseFarNodes(rects: rects, directions: dirs)
-        if let overlay = debugOverlay {
-            if overlay.supernode !== self { attachItem(overlay, state: own) }
-            if attachedNew { moveSubnode(overlay, to: Int.max) }
-            overlay.show(rects: rects, mode: mode, items: wanted.values.map { (frames[$0.0.flatIndex], $0.1) }, offset: offset, size: size)
-        }
-        checkBatchFetch()
-    }
-
-    private func detach(_ item: CollectionItem) {
-        attached.removeValue(forKey: ObjectIdentifier(item))
-        guard let node = item.node else { return }
-        detachItem(node)
-        node.setContainer(nil)
-    }
-
-    private func release(_ item: CollectionItem, node: CellNode) {
-        if node.supernode === self { detachItem(node); node.setContainer(nil) }
-        attached.removeValue(forKey: ObjectIdentifier(item))
-        itemsWithNodes.removeValue(forKey: ObjectIdentifier(item))
-        if item.node === node { item.node = nil; item.layout = nil }
-        stats.withLock { $0.nodesReleased += 1 }
-    }
-
-    private func releaseFarNodes(rects: RangeRects, directions: ScrollDirections) {
-        // Cheap when nothing is held outside the attached items.
-        guard nodeRetentionScreenfuls.isFinite, itemsWithNodes.count > attached.count else { return }
-        // The preload range grown by the retention margin (screenfuls of the viewport).
-        let v = rects.visible, m = nodeRetentionScreenfuls
-        let dx = directions.contains(.horizontal) ? m * v.width : 0, dy = directions.contains(.vertical) ? m * v.height : 0
-        let p = rects.preload
-        let retain = Rect(x: p.minX - dx, y: p.minY - dy, width: p.width + 2 * dx, height: p.height + 2 * dy)
-        for (id, item) in itemsWithNodes where attached[id] == nil {
-            guard item.flatIndex < flat.count, flat[item.flatIndex] === item else { continue }
-            if !RangeController.overlaps(frames[item.flatIndex], retain), let node = item.node, item.pendingRange == nil {
-                release(item, node: node)
-            }
-        }
-    }
-
-    /// Re-creates released nodes that came back into the preload range (background).
-    private func materialize(_ items: [CollectionItem]) {
-        let jobs = items.map { item -> MeasureJob in
-            materializing.insert(ObjectIdentifier(item))
-            return MeasureJob(item: item, block: item.block, node: nil, range: item.range)
-        }
-        enqueue { .materialize(jobs: jobs, results: CollectionNode.measure(jobs)) }
-    }
-
-    /// Measures an item's node on the main thread (its layout was invalidated).
-    @discardableResult
-    private func remeasureOnMain(_ item: CollectionItem) -> Bool {
-        guard let node = item.node else { return false }
-        let version = node.layoutVersion
-        let layout = try? node.layoutThatFits(item.range)
-        let old = item.size
-        item.layout = layout
-        item.layoutVersion = version
-        item.size = layout?.size ?? .zero
-        if let layout {
-            // The node's own frame follows the new size; the container places it.
-            NodePass.apply(layout, to: node)
-        }
-        return item.size != old
     }
 
     // MARK: Layout
@@ -707,35 +416,5 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
             let (d, c, context) = box.value
             d.collection(c, willBeginBatchFetchWith: context)
         }
-    }
-}
-
-/// One item of the model (main thread; background jobs only carry it through).
-final class CollectionItem: @unchecked Sendable {
-    let identity: AnyHashable?
-    let block: CellNodeBlock
-    var node: CellNode?
-    var layout: Layout?
-    var layoutVersion: UInt64 = 0
-    var size: Size = .zero
-    var range = SizeRange(exactly: .zero)
-    /// The size range a job is measuring it in now.
-    var pendingRange: SizeRange?
-    var isMeasured = false
-    var flatIndex = 0
-    init(identity: AnyHashable?, block: @escaping CellNodeBlock) { self.identity = identity; self.block = block }
-}
-
-struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ v: T) { value = v }
-}
-
-/// A vertical list of full-width rows (Texture's ASTableNode): a `CollectionNode` with
-/// `FlowLayout.list`.
-open class TableNode: CollectionNode, @unchecked Sendable {
-    public init() {
-        super.init(layout: FlowLayout.list)
-        name = "table"
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SilkGeometry
 import SilkLayout
+import SilkSystem
 
 /// An item's place in a container: section, then item within the section.
 public struct ItemPath: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -59,7 +60,7 @@ extension CollectionDelegate {
 /// The state of one batch fetch (Texture's ASBatchContext). Any thread.
 public final class BatchContext: @unchecked Sendable {
     public enum State: Sendable { case idle, fetching, cancelled }
-    private let lock = NodeLock()
+    private let lock = Lock()
     private var _state = State.idle
     private var _fetches = 0
     /// Called when a fetch ends (the container checks again whether to fetch).

@@ -1,5 +1,7 @@
 import Foundation
 import SilkGeometry
+import SilkLayout
+import SilkRender
 
 // Ranges, as Texture defines them: around the visible rectangle of a scroll container, the
 // display range (items draw) and the larger preload range (items fetch data) extend by a number
@@ -195,5 +197,142 @@ struct ItemFrameIndex {
             if RangeController.overlaps(frames[i], rect) { out.append(i) }
         }
         return out
+    }
+}
+
+// Applying ranges to a collection's items (main thread), the part of Texture's ASRangeController
+// that touches nodes: `RangeController` decides the rectangles and states, this gives each item
+// in the preload range its interface state, attaches and detaches item nodes, and releases the
+// nodes of items far outside the ranges (their sizes are kept; `CollectionDataController`
+// re-creates them when they come back).
+extension CollectionNode {
+    /// Asks for a range update at the start of the next node pass (coalesced).
+    public func setNeedsRangeUpdate() {
+        guard !rangeUpdateQueued else { return }
+        rangeUpdateQueued = true
+        NodeScheduler.shared.enqueueForNextPass { [weak self] in
+            guard let self else { return }
+            self.rangeUpdateQueued = false
+            self.updateRanges(animation: nil)
+        }
+    }
+
+    /// Gives every item in the preload range its interface state, attaching and detaching
+    /// nodes, and starts a batch fetch when due.
+    func updateRanges(animation: UpdateAnimation?) {
+        let size = bounds.size
+        guard size.width > 0, size.height > 0 else { return }
+        stats.withLock { $0.rangeUpdates += 1 }
+        let offset = contentOffset
+        rangeController.noteOffset(offset)
+        let own = interfaceState
+        let containerVisible = own.contains(.visible)
+        let dirs = scrollableDirections
+        let (rects, mode) = rangeController.rects(visible: Rect(origin: offset, size: size), directions: dirs,
+                                                  containerIsVisible: containerVisible)
+        lastRects = rects
+
+        var wanted: [ObjectIdentifier: (CollectionItem, InterfaceState)] = [:]
+        var toMaterialize: [CollectionItem] = []
+        if own.contains(.preload) {
+            for i in frameIndex.indices(overlapping: rects.preload, frames: frames) {
+                let item = flat[i]
+                let state = RangeController.state(for: frames[i], in: rects, mode: mode, containerIsVisible: containerVisible)
+                    .intersection(own.union(.measureLayout))
+                guard state.contains(.preload) else { continue }
+                if item.node == nil {
+                    if !dataController.isPreparingNode(for: item) { toMaterialize.append(item) }
+                    continue
+                }
+                wanted[ObjectIdentifier(item)] = (item, state)
+            }
+        }
+        for (id, item) in attached where wanted[id] == nil { detach(item) }
+        var attachedNew = false
+        // In item order, so the display jobs of a fresh screen start from its top.
+        for (id, entry) in wanted.sorted(by: { $0.value.0.flatIndex < $1.value.0.flatIndex }) {
+            let (item, state) = entry
+            guard let node = item.node else { continue }
+            let frame = frames[item.flatIndex]
+            if attached[id] == nil {
+                node.frame = frame
+                if let layout = item.layout, node.layoutVersion == item.layoutVersion { NodePass.apply(layout, to: node) }
+                else { remeasureOnMain(item) }
+                node.setContainer(self)
+                node.isSelected = selected.contains(id)
+                attachItem(node, state: state)
+                attached[id] = item
+                attachedNew = true
+                if let animation, animation.oldFrames[id] == nil, updateAnimationDuration > 0 {
+                    node.loadLayer().add(LayerAnimation(property: .opacity(from: 0, to: nil), duration: updateAnimationDuration))
+                }
+            } else {
+                let old = node.frame
+                if old != frame {
+                    node.frame = frame
+                    if let animation, let from = animation.oldFrames[id], updateAnimationDuration > 0, let layer = node.layer {
+                        layer.add(LayerAnimation(property: .position(from: Point(x: from.midX, y: from.midY), to: nil),
+                                                 duration: updateAnimationDuration, timing: .easeInOut))
+                    }
+                }
+                if node.interfaceState != state { node.setInterfaceState(state) }
+            }
+        }
+        if !toMaterialize.isEmpty { dataController.prepareNodes(for: toMaterialize) }
+        releaseFarNodes(rects: rects, directions: dirs)
+        if let overlay = debugOverlay {
+            if overlay.supernode !== self { attachItem(overlay, state: own) }
+            if attachedNew { moveSubnode(overlay, to: Int.max) }
+            overlay.show(rects: rects, mode: mode, items: wanted.values.map { (frames[$0.0.flatIndex], $0.1) }, offset: offset, size: size)
+        }
+        checkBatchFetch()
+    }
+
+    func detach(_ item: CollectionItem) {
+        attached.removeValue(forKey: ObjectIdentifier(item))
+        guard let node = item.node else { return }
+        detachItem(node)
+        node.setContainer(nil)
+    }
+
+    func release(_ item: CollectionItem, node: CellNode) {
+        if node.supernode === self { detachItem(node); node.setContainer(nil) }
+        attached.removeValue(forKey: ObjectIdentifier(item))
+        itemsWithNodes.removeValue(forKey: ObjectIdentifier(item))
+        if item.node === node { item.node = nil; item.layout = nil }
+        stats.withLock { $0.nodesReleased += 1 }
+    }
+
+    func releaseFarNodes(rects: RangeRects, directions: ScrollDirections) {
+        // Cheap when nothing is held outside the attached items.
+        guard nodeRetentionScreenfuls.isFinite, itemsWithNodes.count > attached.count else { return }
+        // The preload range grown by the retention margin (screenfuls of the viewport).
+        let v = rects.visible, m = nodeRetentionScreenfuls
+        let dx = directions.contains(.horizontal) ? m * v.width : 0, dy = directions.contains(.vertical) ? m * v.height : 0
+        let p = rects.preload
+        let retain = Rect(x: p.minX - dx, y: p.minY - dy, width: p.width + 2 * dx, height: p.height + 2 * dy)
+        for (id, item) in itemsWithNodes where attached[id] == nil {
+            guard item.flatIndex < flat.count, flat[item.flatIndex] === item else { continue }
+            if !RangeController.overlaps(frames[item.flatIndex], retain), let node = item.node, item.pendingRange == nil {
+                release(item, node: node)
+            }
+        }
+    }
+
+    /// Measures an item's node on the main thread (its layout was invalidated).
+    @discardableResult
+    func remeasureOnMain(_ item: CollectionItem) -> Bool {
+        guard let node = item.node else { return false }
+        let version = node.layoutVersion
+        let layout = try? node.layoutThatFits(item.range)
+        let old = item.size
+        item.layout = layout
+        item.layoutVersion = version
+        item.size = layout?.size ?? .zero
+        if let layout {
+            // The node's own frame follows the new size; the container places it.
+            NodePass.apply(layout, to: node)
+        }
+        return item.size != old
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SilkGeometry
+import SilkSystem
 
 /// Watches the touches that begin on its node (or the node's subnodes) and recognizes a gesture
 /// in them: a tap, a long press, or what a subclass defines (a scroll container's pan).
@@ -30,7 +31,7 @@ open class GestureRecognizer: @unchecked Sendable {
         case failed
     }
 
-    public let lock = NodeLock()
+    public let lock = Lock()
     private weak var _node: DisplayNode?
     private var _isEnabled = true
     private var _cancelsTouchesInView = true

@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 
 /// Decodes PNG and JPEG data into premultiplied ARGB32 bitmaps.
 ///
@@ -104,11 +105,10 @@ public enum ImageDecoder {
                 guard data.count <= maxFileBytes else { throw .io(path: path, reason: "file is larger than \(maxFileBytes) bytes") }
                 data.count = min(maxFileBytes + 1, data.count * 2)
             }
-            let n = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + total, $0.count - total) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure(errno)
-            }
+            let n: Int
+            do throws(SystemCallError) {
+                n = try systemCall("read") { data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + total, $0.count - total) } }
+            } catch { throw failure(error.errno) }
             if n == 0 { break }
             total += n
         }

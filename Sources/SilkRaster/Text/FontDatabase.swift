@@ -1,5 +1,6 @@
 import CFontconfig
 import Foundation
+import SilkSystem
 
 // Font discovery and per-character fallback.
 //
@@ -40,7 +41,7 @@ public final class FontDatabase: @unchecked Sendable {
     public static let shared = FontDatabase(useSystemFonts: true)
 
     public let usesSystemFonts: Bool
-    private let lock = NSLock()
+    private let lock = Lock()
     private var config: OpaquePointer?
     private var faces: [String: FontFace] = [:]
     private var failedPaths: Set<String> = []
@@ -167,7 +168,7 @@ final class FontFallbackList: @unchecked Sendable {
 
     let descriptor: FontDescriptor
     private unowned let database: FontDatabase
-    private let lock = NSLock()
+    private let lock = Lock()
     private var candidates: [Candidate]
     private var unusable: Set<Int> = []
     private var choice: [UInt32: FontSelection] = [:]

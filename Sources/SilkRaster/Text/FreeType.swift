@@ -2,6 +2,7 @@ import CFreeType
 import CHarfBuzz
 import CPixman
 import Foundation
+import SilkSystem
 
 // One loaded font face: the FreeType face that rasterizes glyphs and the HarfBuzz font that
 // shapes text, both made from the same file.
@@ -40,13 +41,13 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
     let hbUnitsPerEm: Double
     private let hbFace: OpaquePointer
 
-    private let ftLock = NSLock()
+    private let ftLock = Lock()
     private var library: FT_Library?
     private var face: FT_Face?
     private var currentSize26_6: Int = -1
     private var currentStrike: Int = -1
 
-    private static let idLock = NSLock()
+    private static let idLock = Lock()
     nonisolated(unsafe) private static var nextID = 1
 
     /// Loads face `index` of the font file at `path` (FT_New_Face, hb_face_create).

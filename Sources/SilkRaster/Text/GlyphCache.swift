@@ -1,6 +1,7 @@
 import CFreeType
 import CPixman
 import Foundation
+import SilkSystem
 
 // Rasterized glyphs, shared by every thread that draws text.
 //
@@ -136,7 +137,7 @@ public final class GlyphCache: @unchecked Sendable {
     }
 
     public let byteBudget: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     private var current: [Key: GlyphImage] = [:]
     private var previous: [Key: GlyphImage] = [:]
     private var currentBytes = 0

@@ -65,7 +65,7 @@ public final class FeedModel: @unchecked Sendable {
     public let baseURL: URL
     public let pageSize: Int
     private let session: URLSession
-    private let lock = NodeLock()
+    private let lock = Lock()
     private var _posts: [FeedPost] = []
     private var _nextPage = 0
     private var _hasMore = true

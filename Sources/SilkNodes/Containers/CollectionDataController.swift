@@ -1,0 +1,255 @@
+import Foundation
+import SilkGeometry
+import SilkLayout
+import SilkSystem
+
+/// Prepares a `CollectionNode`'s updates off the main thread and hands them back whole (Texture's
+/// ASDataController).
+///
+/// Each update is a batch: the model after the update (`pendingSections`, what the data source
+/// says now) and the jobs it needs — new items whose node block must run, live nodes to
+/// re-measure in a new size range. The batch is prepared on the container's serial edit queue,
+/// where the blocks run and the nodes are measured concurrently across the cores (layout is
+/// thread-safe); the prepared batch then waits in `ready` until the next node pass, where
+/// `commitPreparedWork()` hands it to the container on the pass thread (model, frames, ranges
+/// at once). The scheduler counts the outstanding work, so a pass (and `NodeSnapshot`) knows that
+/// more is coming. Batches commit in the order they were submitted.
+///
+/// Threads: everything here runs on the main (pass) thread except the closures on `editQueue`,
+/// which touch only the jobs they carry and `ready`.
+final class CollectionDataController {
+    /// One unit of background work: a model update (with new items to create and measure) or
+    /// the re-creation of released nodes coming back into range.
+    enum PreparedWork: @unchecked Sendable {
+        case update(sections: [[CollectionItem]], jobs: [MeasureJob], results: [MeasureResult], animated: Bool,
+                    viewport: Size, completions: [(Bool) -> Void])
+        case materialize(jobs: [MeasureJob], results: [MeasureResult])
+    }
+
+    struct MeasureJob: @unchecked Sendable {
+        let item: CollectionItem
+        let block: CellNodeBlock?
+        let node: CellNode?
+        let range: SizeRange
+    }
+    struct MeasureResult: @unchecked Sendable {
+        let node: CellNode
+        let layout: Layout?
+        let version: UInt64
+        let created: Bool
+    }
+
+    /// The container whose model the batches change; it owns this controller.
+    unowned let collection: CollectionNode
+    /// The model after every update submitted so far (what the data source says); the
+    /// container's `sections` is what is committed (shown).
+    var pendingSections: [[CollectionItem]] = []
+    /// Updates submitted but not yet committed.
+    private(set) var pendingUpdateCount = 0
+    /// Items whose released node is being re-created.
+    private var materializing = Set<ObjectIdentifier>()
+
+    // Background work.
+    private let editQueue = DispatchQueue(label: "silk.collection.edits", qos: .userInitiated)
+    private let ready = Locked<[PreparedWork]>([])
+
+    init(collection: CollectionNode) { self.collection = collection }
+
+    // MARK: Preparing (main thread submits, the edit queue prepares)
+
+    /// Submits `newSections` as the next model: new items get their node block run and are
+    /// measured in `layout`'s size range for `viewport`; with `remeasure`, live nodes whose range
+    /// changed are measured again.
+    func prepareUpdate(_ newSections: [[CollectionItem]], layout: any CollectionLayout, viewport: Size, animated: Bool,
+                       completions: [(Bool) -> Void], remeasure: Bool) {
+        pendingSections = newSections
+        var jobs: [MeasureJob] = []
+        for (s, items) in newSections.enumerated() {
+            for (i, item) in items.enumerated() {
+                let range = layout.constrainedSize(forItemAt: ItemPath(item: i, section: s), viewport: viewport)
+                if !item.isMeasured {
+                    // New: run the block and measure (unless an earlier update already does).
+                    if item.pendingRange == nil {
+                        item.pendingRange = range
+                        jobs.append(MeasureJob(item: item, block: item.block, node: nil, range: range))
+                    }
+                } else if remeasure && item.range != range {
+                    // A live node re-measures; a released one is measured when it comes back.
+                    if let node = item.node {
+                        item.pendingRange = range
+                        jobs.append(MeasureJob(item: item, block: nil, node: node, range: range))
+                    } else {
+                        item.range = range
+                    }
+                }
+            }
+        }
+        pendingUpdateCount += 1
+        let carried = UncheckedBox((newSections, completions))
+        enqueue { [jobs] in
+            .update(sections: carried.value.0, jobs: jobs, results: CollectionDataController.measure(jobs), animated: animated,
+                    viewport: viewport, completions: carried.value.1)
+        }
+    }
+
+    /// True while `item`'s released node is being re-created.
+    func isPreparingNode(for item: CollectionItem) -> Bool { materializing.contains(ObjectIdentifier(item)) }
+
+    /// Re-creates released nodes that came back into the preload range (background).
+    func prepareNodes(for items: [CollectionItem]) {
+        let jobs = items.map { item -> MeasureJob in
+            materializing.insert(ObjectIdentifier(item))
+            return MeasureJob(item: item, block: item.block, node: nil, range: item.range)
+        }
+        enqueue { .materialize(jobs: jobs, results: CollectionDataController.measure(jobs)) }
+    }
+
+    private func enqueue(_ work: @escaping @Sendable () -> PreparedWork) {
+        NodeScheduler.shared.beginBackgroundWork()
+        let ready = self.ready
+        // The container stays alive until its work is committed (a short while).
+        let collection = self.collection
+        editQueue.async {
+            let w = work()
+            ready.withLock { $0.append(w) }
+            NodeScheduler.shared.endBackgroundWork(enqueueing: { collection.applyPreparedWork() })
+        }
+    }
+
+    /// Creates (runs blocks) and measures, concurrently across the display queues' cores.
+    static func measure(_ jobs: [MeasureJob]) -> [MeasureResult] {
+        guard !jobs.isEmpty else { return [] }
+        let results = Locked<[MeasureResult?]>(Array(repeating: nil, count: jobs.count))
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+            let job = jobs[i]
+            let node = job.node ?? job.block!()
+            let version = node.layoutVersion
+            let layout = try? node.layoutThatFits(job.range)
+            results.withLock { $0[i] = MeasureResult(node: node, layout: layout, version: version, created: job.node == nil) }
+        }
+        return results.current.map { $0! }
+    }
+
+    /// Blocks until every submitted batch is prepared (main thread; `commitPreparedWork` then
+    /// commits them).
+    func waitUntilPrepared() {
+        editQueue.sync {}
+    }
+
+    // MARK: Committing (main thread, in a node pass)
+
+    /// Hands every prepared batch to the container, in submission order, and runs the update
+    /// completions once their batch is shown.
+    func commitPreparedWork() {
+        let works = ready.withLock { w -> [PreparedWork] in defer { w = [] }; return w }
+        for w in works {
+            switch w {
+            case let .update(sections, jobs, results, animated, viewport, completions):
+                pendingUpdateCount -= 1
+                collection.commit(sections: sections, jobs: jobs, results: results, animated: animated, viewport: viewport)
+                for c in completions { c(true) }
+            case let .materialize(jobs, results):
+                for job in jobs { materializing.remove(ObjectIdentifier(job.item)) }
+                collection.commitMaterialized(jobs: jobs, results: results)
+            }
+        }
+    }
+}
+
+// MARK: Committing a prepared batch (the container's side, main thread, in a node pass)
+
+extension CollectionNode {
+    fileprivate func store(_ r: CollectionDataController.MeasureResult, for job: CollectionDataController.MeasureJob) {
+        let item = job.item
+        if item.node !== r.node, let old = item.node { release(item, node: old) }
+        item.node = r.node
+        item.layout = r.layout
+        item.layoutVersion = r.version
+        item.size = r.layout?.size ?? .zero
+        item.range = job.range
+        item.isMeasured = true
+        if item.pendingRange == job.range { item.pendingRange = nil }
+        itemsWithNodes[ObjectIdentifier(item)] = item
+        if r.created { stats.withLock { $0.nodesCreated += 1 } }
+    }
+
+    /// Shows a prepared update: the new model, its frames and the items in range, keeping the
+    /// first visible item in place.
+    func commit(sections newSections: [[CollectionItem]], jobs: [CollectionDataController.MeasureJob],
+                results: [CollectionDataController.MeasureResult], animated: Bool, viewport: Size) {
+        stats.withLock { $0.commits += 1 }
+        let anchor = captureAnchor()
+        var oldFrames: [ObjectIdentifier: Rect] = [:]
+        if animated { for (id, item) in attached { oldFrames[id] = frames[item.flatIndex] } }
+        for (job, r) in zip(jobs, results) { store(r, for: job) }
+        sections = newSections
+        rebuildFlat()
+        // Items that left the model drop their nodes.
+        let live = Set(flat.map(ObjectIdentifier.init))
+        for (id, item) in attached where !live.contains(id) { detach(item) }
+        for (id, item) in itemsWithNodes where !live.contains(id) { if let n = item.node { release(item, node: n) } }
+        selected = selected.intersection(live)
+        recomputeFrames()
+        restore(anchor)
+        updateRanges(animation: animated ? UpdateAnimation(oldFrames: oldFrames) : nil)
+    }
+
+    /// Gives items that came back into range their re-created nodes.
+    func commitMaterialized(jobs: [CollectionDataController.MeasureJob], results: [CollectionDataController.MeasureResult]) {
+        var sizeChanged = false
+        let anchor = captureAnchor()
+        for (job, r) in zip(jobs, results) {
+            let i = job.item.flatIndex
+            // Still shown, still without a node (a reload may have replaced it meanwhile).
+            guard i < flat.count, flat[i] === job.item, job.item.node == nil else { continue }
+            let old = job.item.size
+            store(r, for: job)
+            if job.item.size != old { sizeChanged = true }
+        }
+        if sizeChanged { recomputeFrames(); restore(anchor) }
+        updateRanges(animation: nil)
+    }
+
+    private func rebuildFlat() {
+        flat = []
+        sectionStarts = []
+        flat.reserveCapacity(sections.reduce(0) { $0 + $1.count })
+        for s in sections {
+            sectionStarts.append(flat.count)
+            for item in s { item.flatIndex = flat.count; flat.append(item) }
+        }
+    }
+
+    func recomputeFrames() {
+        let viewport = bounds.size.width > 0 ? bounds.size : measuredViewport
+        let result = collectionLayout.layout(itemSizes: sections.map { $0.map(\.size) }, viewport: viewport)
+        frames = result.frames.flatMap { $0 }
+        if frames.count != flat.count {
+            // A layout that returned the wrong number of frames: stack the rest at the origin.
+            frames = Array(frames.prefix(flat.count)) + Array(repeating: .zero, count: max(0, flat.count - frames.count))
+        }
+        frameIndex = ItemFrameIndex(frames: frames, vertical: scrollableDirections.contains(.vertical))
+        contentSize = result.contentSize
+    }
+}
+
+/// One item of the model (main thread; background jobs only carry it through).
+final class CollectionItem: @unchecked Sendable {
+    let identity: AnyHashable?
+    let block: CellNodeBlock
+    var node: CellNode?
+    var layout: Layout?
+    var layoutVersion: UInt64 = 0
+    var size: Size = .zero
+    var range = SizeRange(exactly: .zero)
+    /// The size range a job is measuring it in now.
+    var pendingRange: SizeRange?
+    var isMeasured = false
+    var flatIndex = 0
+    init(identity: AnyHashable?, block: @escaping CellNodeBlock) { self.identity = identity; self.block = block }
+}
+
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ v: T) { value = v }
+}
