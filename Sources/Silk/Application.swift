@@ -11,17 +11,28 @@ import SilkRunLoop
 /// they end `run()` in order: `.exit` observers run — restore consoles there — then windows close).
 @MainActor
 public final class Application {
+    /// The main event loop (`EventLoop.main`) that `run()` drives: add timers, file sources and
+    /// observers to it from the main thread. Node passes, commits and frames all run from it.
     public let loop: EventLoop
+    /// The windows opened with `makeWindow`, in the order they were opened; `run()` closes them
+    /// all when the loop ends.
     public private(set) var windows: [Window] = []
+    /// The backend asked for at creation. With `.auto`, each window's choice (and why) is reported
+    /// to `makeWindow`'s `explanation`.
     public let backend: Backend
     /// Framebuffer device, rotation, pacing and evdev input options (used by `fbdev` and `auto`).
     public var framebufferOptions = FramebufferOptions()
+    /// Evdev input options for the framebuffer backend (the device directory, grabbing devices,
+    /// touch calibration); Wayland and headless windows ignore them. Set before `makeWindow`.
     public var inputOptions = InputOptions()
     /// Whether the framebuffer backend switches the console to graphics mode (and back).
     public var takesConsole = true
     /// Why the app stopped abnormally (its backend failed), or nil. Exit non-zero when set.
     public private(set) var failure: String?
 
+    /// Creates the application on the main loop, blocking SIGINT and SIGTERM for every thread
+    /// started afterwards so they reach the loop as events (`signalfd`) instead of killing the
+    /// process mid-frame. Call it on the main thread before starting any other thread.
     public init(backend: Backend = .auto) {
         EventLoop.installSignalHandling()
         loop = EventLoop.main
@@ -62,6 +73,8 @@ public final class Application {
         return reason
     }
 
+    /// Stops the main loop: `run()` returns after the current iteration and closes the windows.
+    /// Main thread; a window's close request (`xdg_toplevel.close`) calls it.
     public func quit() { loop.stop() }
 
     /// Ends the app because its backend failed: prints `silk: message` to stderr at once, stops
