@@ -7,7 +7,9 @@ import SilkRender
 /// Where a node is relative to the screen, as Texture defines it. A node in a window without a
 /// range controller has all four; containers (the containers issue) drive them by scroll position.
 public struct InterfaceState: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The state bits: `measureLayout` 1, `preload` 2, `display` 4, `visible` 8.
     public let rawValue: UInt8
+    /// Creates a state from its bits (see `rawValue`).
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Layout may be measured ahead of time.
     public static let measureLayout = InterfaceState(rawValue: 1)
@@ -17,7 +19,10 @@ public struct InterfaceState: OptionSet, Hashable, Sendable, CustomStringConvert
     public static let display = InterfaceState(rawValue: 4)
     /// On screen.
     public static let visible = InterfaceState(rawValue: 8)
+    /// Every state: what a node in a window without a range controller has, and what it leaves on
+    /// `removeFromSupernode()`.
     public static let inHierarchy: InterfaceState = [.measureLayout, .preload, .display, .visible]
+    /// The states joined by `|` ("measure|preload|display|visible"), for logs and range overlays.
     public var description: String {
         [(Self.measureLayout, "measure"), (.preload, "preload"), (.display, "display"), (.visible, "visible")]
             .filter { contains($0.0) }.map(\.1).joined(separator: "|")
@@ -26,9 +31,12 @@ public struct InterfaceState: OptionSet, Hashable, Sendable, CustomStringConvert
 
 /// What a display job draws into: a canvas over a fresh bitmap of the node's bounds at `scale`.
 public struct DrawContext {
+    /// The canvas to draw with, in points: its transform already maps the node's bounds onto the
+    /// bitmap's device pixels.
     public let canvas: Canvas
     /// The node's bounds in points (the canvas is already scaled to device pixels).
     public let bounds: Rect
+    /// Device pixels per point of the bitmap (the window's scale): size images and hairlines by it.
     public let scale: Double
 }
 
@@ -51,8 +59,11 @@ public struct DrawContext {
 /// with SilkLayout specs, or `calculateSizeThatFits(_:)` for a leaf that measures itself. Both
 /// are called on any thread; results are cached per constrained size until `setNeedsLayout()`.
 open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, CustomStringConvertible {
+    /// The node's one lock: every property of the node reads and writes its state inside it.
+    /// Subclasses keep their own state under it too (`lock.withLock { }`, helpers named
+    /// `_locked…`), and never call out to other nodes or callbacks while holding it.
     public let lock = NodeLock()
-    public let displaySentinel = Sentinel()
+    let displaySentinel = Sentinel()
 
     // MARK: State guarded by `lock`
     private var _name: String?
@@ -94,14 +105,19 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// The pass that loaded `layer` (main thread).
     weak var loadedBy: NodePass?
 
+    /// Creates an empty node with no layer: the layer is created by the node pass of the window the
+    /// node's tree is shown in. Any thread.
     public init() {}
 
     // MARK: Identity & style
 
+    /// A name for debugging: the layer's name and `debugName` use it (`recursiveDescription`,
+    /// layout debug output). Any thread.
     public var name: String? {
         get { lock.withLock { _name } }
         set { lock.withLock { _name = newValue } }
     }
+    /// `name`, or the node's type name when unnamed.
     public var debugName: String { name ?? String(describing: type(of: self)) }
 
     /// Layout properties read by the parent's spec (size, flex, margins, position …).
@@ -118,9 +134,17 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     // MARK: Tree
 
+    /// The subnodes, back to front (later subnodes draw on top and are hit-tested first). A
+    /// snapshot copied under the lock; any thread.
     public var subnodes: [DisplayNode] { lock.withLock { _subnodes } }
+    /// The node this one is a subnode of, or nil for a root or a detached node. Weak: the supernode
+    /// owns its subnodes, not the reverse. Any thread.
     public var supernode: DisplayNode? { lock.withLock { _supernode } }
 
+    /// Adds `node` on top of the subnodes, removing it from its previous supernode first
+    /// (`ASDisplayNode`'s `-addSubnode:`). The new subnode takes this node's interface state, and
+    /// the layout is invalidated. Any thread; nodes with `automaticallyManagesSubnodes` manage
+    /// their subnodes from the layout spec instead.
     public func addSubnode(_ node: DisplayNode) { insertSubnode(node, at: Int.max) }
 
     /// Inserts `node` at `index` (clamped) among the subnodes: later subnodes draw on top.
@@ -135,6 +159,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         markDirty()
     }
 
+    /// Removes the node from its supernode: it leaves every interface state, its display jobs (and
+    /// its subtree's) are cancelled, and its layers leave the window at the next pass. Any thread.
     public func removeFromSupernode() {
         guard let parent = supernode else { return }
         parent.lock.withLock { parent._subnodes.removeAll { $0 === self } }
@@ -187,6 +213,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         get { lock.withLock { _boundsOrigin } }
         set { lock.withLock { _boundsOrigin = newValue }; markDirty() }
     }
+    /// The centre of `frame`, in the supernode's coordinates (points); setting it moves the frame
+    /// and keeps its size. Any thread.
     public var position: Point {
         get { let f = frame; return Point(x: f.midX, y: f.midY) }
         set { let f = frame; frame = Rect(x: newValue.x - f.width / 2, y: newValue.y - f.height / 2, width: f.width, height: f.height) }
@@ -194,30 +222,45 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     // MARK: Appearance (layer properties; not drawn unless the subtree is rasterized)
 
+    /// Fills the bounds behind the node's contents (a layer property: changing it draws nothing,
+    /// unless an ancestor rasterizes the subtree). Nil: transparent. Any thread.
     public var backgroundColor: Color? {
         get { lock.withLock { _backgroundColor } }
         set { lock.withLock { _backgroundColor = newValue }; markDirty(redrawIfRasterized: true) }
     }
+    /// The colour of the border drawn inside the bounds, `borderWidth` wide; nil draws none. A
+    /// layer property, like `backgroundColor`. Any thread.
     public var borderColor: Color? {
         get { lock.withLock { _borderColor } }
         set { lock.withLock { _borderColor = newValue }; markDirty(redrawIfRasterized: true) }
     }
+    /// Width of the border in points (non-finite values become 0). Any thread.
     public var borderWidth: Double {
         get { lock.withLock { _borderWidth } }
         set { lock.withLock { _borderWidth = max(0, newValue.isFinite ? newValue : 0) }; markDirty(redrawIfRasterized: true) }
     }
+    /// Radius of the rounded corners in points: the background and border are rounded, and the
+    /// node's own contents too when `clipsToBounds` (subnodes are clipped to the square bounds:
+    /// round a subnode's own corners instead). Any thread.
     public var cornerRadius: Double {
         get { lock.withLock { _cornerRadius } }
         set { lock.withLock { _cornerRadius = max(0, newValue.isFinite ? newValue : 0) }; markDirty(redrawIfRasterized: true) }
     }
+    /// Opacity from 0 to 1, multiplied with the ancestors' (per layer, not group opacity). Below
+    /// 0.01 the node takes no touches. Any thread.
     public var opacity: Double {
         get { lock.withLock { _opacity } }
         set { lock.withLock { _opacity = min(1, max(0, newValue.isFinite ? newValue : 1)) }; markDirty(redrawIfRasterized: true) }
     }
+    /// Whether the contents and subnodes are cut off at the bounds (a rectangle: only the node's
+    /// own contents follow `cornerRadius`). Hit testing follows: nothing outside a clipping
+    /// ancestor takes touches. Any thread.
     public var clipsToBounds: Bool {
         get { lock.withLock { _clipsToBounds } }
         set { lock.withLock { _clipsToBounds = newValue }; markDirty(redrawIfRasterized: true) }
     }
+    /// Hides the node and its subtree; hidden nodes take no touches and leave the focus chain. The
+    /// contents are kept, so showing it again costs nothing. Any thread.
     public var isHidden: Bool {
         get { lock.withLock { _isHidden } }
         set { lock.withLock { _isHidden = newValue }; markDirty(redrawIfRasterized: true) }
@@ -227,6 +270,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         get { lock.withLock { _isOpaque } }
         set { lock.withLock { _isOpaque = newValue }; markDirty() }
     }
+    /// Whether the node and its subtree take touches, scrolls and focus; when false, touches fall
+    /// through to what is behind. Default true. Any thread.
     public var isUserInteractionEnabled: Bool {
         get { lock.withLock { _isUserInteractionEnabled } }
         set { lock.withLock { _isUserInteractionEnabled = newValue } }
@@ -260,6 +305,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         get { lock.withLock { _placeholderEnabled } }
         set { lock.withLock { _placeholderEnabled = newValue }; markDirty() }
     }
+    /// The colour shown while `placeholderEnabled` and contents are pending (default light grey,
+    /// white 0.9); nil shows nothing. Any thread.
     public var placeholderColor: Color? {
         get { lock.withLock { _placeholderColor } }
         set { lock.withLock { _placeholderColor = newValue }; markDirty() }
@@ -334,6 +381,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// editor's caret and scrolled text) does it here (Texture's `-layout`). Default: nothing.
     open func layoutDidFinish() {}
 
+    /// Lays the node out in `constrainedSize` (points): its layout spec's layout, or its own size
+    /// from `calculateSizeThatFits(_:)`, clamped to the range. Results are cached per constrained
+    /// size until `setNeedsLayout()`. Any thread; the node pass calls it for the window's root, and
+    /// parent specs for their children. Override `layoutSpecThatFits(_:)` or
+    /// `calculateSizeThatFits(_:)` instead of this.
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         let version = lock.withLock { _layoutVersion }
         if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version } }) {
@@ -368,7 +420,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         markDirty()
     }
 
-    public var layoutVersion: UInt64 { lock.withLock { _layoutVersion } }
+    var layoutVersion: UInt64 { lock.withLock { _layoutVersion } }
 
     var rootNode: DisplayNode {
         var n = self
@@ -378,6 +430,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     // MARK: Interface state
 
+    /// Where the node is relative to the screen: set by its window (all four states) or a
+    /// container's range controller, with the transitions' hooks called on the main thread. Any
+    /// thread.
     public var interfaceState: InterfaceState { lock.withLock { _interfaceState } }
 
     /// Sets the node's (and its subtree's) interface state; called by windows and range controllers.
@@ -458,10 +513,19 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// entering the tree and leaves them all on `removeFromSupernode`. A network image starts
     /// its download in `didEnterPreloadState` and cancels it in `didExitPreloadState`.
     open func didEnterPreloadState() {}
+    /// Main thread: the node left the preload range (cancel downloads, drop prefetched data).
+    /// Texture's `-didExitPreloadState`.
     open func didExitPreloadState() {}
+    /// Main thread: the node entered the display range; a display job follows if it has no
+    /// contents. Texture's `-didEnterDisplayState`.
     open func didEnterDisplayState() {}
+    /// Main thread: the node left the display range; its display job was cancelled and its contents
+    /// released before this is called. Texture's `-didExitDisplayState`.
     open func didExitDisplayState() {}
+    /// Main thread: the node came on screen (start animations, count an impression). Texture's
+    /// `-didEnterVisibleState`.
     open func didEnterVisibleState() {}
+    /// Main thread: the node went off screen. Texture's `-didExitVisibleState`.
     open func didExitVisibleState() {}
 
     // MARK: Dirty tracking
@@ -595,10 +659,13 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// Recognizers that watch touches beginning on this node or its subnodes (see
     /// `GestureRecognizer`). Any thread.
     public var gestureRecognizers: [GestureRecognizer] { lock.withLock { _gestureRecognizers } }
+    /// Attaches `recognizer` to this node: it watches touches that begin on the node or its
+    /// subnodes. Adding one twice does nothing. Any thread.
     public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
         recognizer.attach(to: self)
         lock.withLock { if !_gestureRecognizers.contains(where: { $0 === recognizer }) { _gestureRecognizers.append(recognizer) } }
     }
+    /// Detaches `recognizer`; touches beginning afterwards no longer reach it. Any thread.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
         lock.withLock { _gestureRecognizers.removeAll { $0 === recognizer } }
     }
@@ -622,8 +689,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     open func keyDown(_ key: KeyInput) -> Bool { false }
     /// Main thread. The key-up counterpart of `keyDown(_:)`.
     open func keyUp(_ key: KeyInput) -> Bool { false }
-    /// Main thread. Keyboard focus arrived at / left this node.
+    /// Main thread. Keyboard focus arrived at this node (Tab, a touch, or
+    /// `InputDispatcher.focus(_:showsRing:)`).
     open func didBecomeFocused() {}
+    /// Main thread. Keyboard focus left this node (Tab, a touch elsewhere, `focus(nil)`, or the
+    /// node left the chain).
     open func didResignFocus() {}
 
     /// Whether `point` (node coordinates) is in the area that takes touches. Default: the bounds
@@ -635,10 +705,13 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// origin) here, and undoes it in `convertFromSubnodeSpace(_:)`; hit testing, touch
     /// locations and focus geometry go through these two. Main thread.
     open func convertToSubnodeSpace(_ point: Point) -> Point { point }
+    /// Converts a point in the space the subnodes' frames are in back into this node's coordinates:
+    /// the inverse of `convertToSubnodeSpace(_:)`. Main thread.
     open func convertFromSubnodeSpace(_ point: Point) -> Point { point }
 
     // MARK: Debugging
 
+    /// The node's debug name and frame, and how many subnodes it has.
     open var description: String {
         "<\(debugName) frame: \(frame)\(subnodes.isEmpty ? "" : " subnodes: \(subnodes.count)")>"
     }
