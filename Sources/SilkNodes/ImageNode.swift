@@ -27,13 +27,19 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
     /// pixels (Texture's image-scaling debug overlay). Set before display.
     nonisolated(unsafe) public static var showsScalingDebugOverlay = false
 
+    /// Creates an empty image node with the placeholder on (light grey until the image is drawn).
+    /// Any thread.
     public override init() {
         super.init()
         placeholderEnabled = true
     }
 
+    /// True: image nodes draw in display jobs.
     open override class var drawsContent: Bool { true }
 
+    /// A decoded image to show; setting it clears `imagePath`. The display job scales it to the
+    /// node's device pixels with `contentMode`, so the bitmap may be any size. A replacement of the
+    /// same pixel size redraws without a relayout (progressive refinements). Any thread.
     public var image: Bitmap? {
         get { lock.withLock { _image } }
         set {
@@ -53,6 +59,8 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _imagePath } }
         set { lock.withLock { _imagePath = newValue; _image = nil }; setNeedsDisplay() }
     }
+    /// How the image fits the bounds (default `.aspectFill`: cover the node, cropping the excess).
+    /// Any thread.
     public var contentMode: ContentMode {
         get { lock.withLock { _contentMode } }
         set { lock.withLock { _contentMode = newValue }; setNeedsDisplay() }
@@ -69,6 +77,8 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _forceUpscaling } }
         set { lock.withLock { _forceUpscaling = newValue }; setNeedsDisplay() }
     }
+    /// Runs on the display queue after the image is scaled to the node's pixels, so a blur or a
+    /// tint touches only what is shown (Texture's `imageModificationBlock`). Any thread.
     public var imageModificationBlock: Modification? {
         get { lock.withLock { _modification } }
         set { lock.withLock { _modification = newValue }; setNeedsDisplay() }
@@ -94,6 +104,8 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         weak var node: ImageNode?
     }
 
+    /// Captures the image or path, content mode, crop, upscaling and modification for the display
+    /// job.
     open override func drawParameters() -> (any Sendable)? {
         lock.withLock {
             Parameters(image: _image, path: _imagePath, contentMode: _contentMode, cropRect: _cropRect,
@@ -102,6 +114,9 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         }
     }
 
+    /// Decodes (a path, at the node's pixel size), scales into the bitmap and runs the
+    /// modification, checking `isCancelled()` between the steps. A failed decode records
+    /// `lastError` and draws nothing, so the placeholder stays.
     open override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
         guard let p = parameters as? Parameters else { return }
         let devicePixels = (width: Int((context.bounds.width * context.scale).rounded(.up)),
