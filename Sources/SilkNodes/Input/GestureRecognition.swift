@@ -21,6 +21,8 @@ import SilkGeometry
 /// **Threads.** Create and configure on any thread (configuration is locked); the dispatcher
 /// drives recognition on the main thread, and `action` runs there.
 open class GestureRecognizer: @unchecked Sendable {
+    /// Where recognition of the current touches stands (UIKit's states, without the continuous
+    /// began/changed split).
     public enum State: Hashable, Sendable {
         /// Watching; nothing decided yet.
         case possible
@@ -30,6 +32,8 @@ open class GestureRecognizer: @unchecked Sendable {
         case failed
     }
 
+    /// Guards the recognizer's configuration, so any thread may set it; subclasses keep their own
+    /// settings under it (`lock.withLock { }`).
     public let lock = NodeLock()
     private weak var _node: DisplayNode?
     private var _isEnabled = true
@@ -37,17 +41,23 @@ open class GestureRecognizer: @unchecked Sendable {
     private var _action: (@Sendable (GestureRecognizer) -> Void)?
 
     // Main-thread recognition state (the dispatcher's).
+    /// Where recognition stands for the current touches; back to `.possible` in `reset()`. Main
+    /// thread.
     public internal(set) var state: State = .possible
     /// The touches being watched, latest values.
     public internal(set) var touches: [Touch] = []
     var actionFired = false
 
+    /// Creates a recognizer that calls `action` (main thread) when it recognizes. Add it to a node
+    /// with `DisplayNode.addGestureRecognizer(_:)`. Any thread.
     public init(action: (@Sendable (GestureRecognizer) -> Void)? = nil) { _action = action }
 
     /// The node this recognizer is attached to.
     public var node: DisplayNode? { lock.withLock { _node } }
     func attach(to node: DisplayNode) { lock.withLock { _node = node } }
 
+    /// Whether the recognizer watches new touches (default true); a disabled one is skipped. Any
+    /// thread.
     public var isEnabled: Bool {
         get { lock.withLock { _isEnabled } }
         set { lock.withLock { _isEnabled = newValue } }
@@ -73,8 +83,11 @@ open class GestureRecognizer: @unchecked Sendable {
 
     /// A watched touch began (`touches` already includes it).
     open func touchBegan(_ touch: Touch) {}
+    /// A watched touch moved (also after recognizing: continuous gestures follow it here).
     open func touchMoved(_ touch: Touch) {}
+    /// A watched touch lifted.
     open func touchEnded(_ touch: Touch) {}
+    /// A watched touch was cancelled. Default: `fail()`.
     open func touchCancelled(_ touch: Touch) { fail() }
     /// The input clock reached `now` (at least `deadline`, if there is one).
     open func tick(now: Double) {}
@@ -96,10 +109,14 @@ public final class TapGestureRecognizer: GestureRecognizer, @unchecked Sendable 
     private var _maximumDuration = 0.5
     private var _numberOfTapsRequired = 1
 
+    /// How far (points) the touch may move from where it began and still be a tap (default 10). Any
+    /// thread.
     public var allowableMovement: Double {
         get { lock.withLock { _allowableMovement } }
         set { lock.withLock { _allowableMovement = newValue } }
     }
+    /// Seconds the touch may stay down and still be a tap (default 0.5); past it the recognizer
+    /// fails. Any thread.
     public var maximumDuration: Double {
         get { lock.withLock { _maximumDuration } }
         set { lock.withLock { _maximumDuration = newValue } }
@@ -109,14 +126,19 @@ public final class TapGestureRecognizer: GestureRecognizer, @unchecked Sendable 
         get { lock.withLock { _numberOfTapsRequired } }
         set { lock.withLock { _numberOfTapsRequired = max(1, newValue) } }
     }
+    /// True for single taps (a button inside the node keeps its touch), false for multi-taps.
     public override var yieldsToControls: Bool { numberOfTapsRequired == 1 }
 
+    /// A second finger fails the tap.
     public override func touchBegan(_ touch: Touch) {
         if touches.count > 1 { fail() }
     }
+    /// Moving beyond `allowableMovement` fails the tap.
     public override func touchMoved(_ touch: Touch) {
         if touch.distanceFromStart > allowableMovement { fail() }
     }
+    /// Recognizes when the touch lifts near its start, in time, with the required tap count; else
+    /// fails.
     public override func touchEnded(_ touch: Touch) {
         guard touches.count == 1 else { fail(); return }
         if touch.distanceFromStart <= allowableMovement, touch.timestamp - touch.startTimestamp < maximumDuration,
@@ -126,10 +148,12 @@ public final class TapGestureRecognizer: GestureRecognizer, @unchecked Sendable 
             fail()
         }
     }
+    /// `maximumDuration` after the touch began, while undecided.
     public override var deadline: Double? {
         guard state == .possible, let t = touches.first else { return nil }
         return t.startTimestamp + maximumDuration
     }
+    /// Fails once `maximumDuration` has passed with the touch still down.
     public override func tick(now: Double) {
         if let d = deadline, now >= d { fail() }
     }
@@ -141,29 +165,37 @@ public final class LongPressGestureRecognizer: GestureRecognizer, @unchecked Sen
     private var _allowableMovement = 10.0
     private var _minimumPressDuration = 0.5
 
+    /// How far (points) the touch may move from where it began during the press (default 10). Any
+    /// thread.
     public var allowableMovement: Double {
         get { lock.withLock { _allowableMovement } }
         set { lock.withLock { _allowableMovement = newValue } }
     }
+    /// Seconds the touch must stay down to recognize (default 0.5). Any thread.
     public var minimumPressDuration: Double {
         get { lock.withLock { _minimumPressDuration } }
         set { lock.withLock { _minimumPressDuration = newValue } }
     }
 
+    /// A second finger fails the press.
     public override func touchBegan(_ touch: Touch) {
         if touches.count > 1 { fail() }
     }
+    /// Moving beyond `allowableMovement` fails the press.
     public override func touchMoved(_ touch: Touch) {
         if touch.distanceFromStart > allowableMovement { fail() }
     }
+    /// Lifting before `minimumPressDuration` fails the press.
     public override func touchEnded(_ touch: Touch) {
         // Lifted before the time was up (had it been up, `tick` would have recognized first).
         fail()
     }
+    /// `minimumPressDuration` after the touch began, while undecided.
     public override var deadline: Double? {
         guard state == .possible, let t = touches.first else { return nil }
         return t.startTimestamp + minimumPressDuration
     }
+    /// Recognizes once `minimumPressDuration` has passed with the touch still down.
     public override func tick(now: Double) {
         if let d = deadline, now >= d { recognize() }
     }

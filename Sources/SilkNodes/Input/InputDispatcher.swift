@@ -19,6 +19,8 @@ import SilkRender
 ///   and Shift-Tab move the focus. Controls take Enter and Space (see `ControlNode`).
 /// - Scrolls go to the node under the pointer and up until one consumes them.
 public final class InputDispatcher {
+    /// Thresholds of touch recognition, shared by the dispatcher's taps, long presses and link
+    /// presses. The defaults follow UIKit's feel.
     public struct Configuration: Sendable {
         /// How far a touch may wander and still be a tap, or a long press (points).
         public var tapSlop = 10.0
@@ -31,10 +33,14 @@ public final class InputDispatcher {
         public var multiTapInterval = 0.35
         /// Pointer buttons that act as a touch.
         public var touchButtons: Set<PointerButton> = [.left]
+        /// The defaults: 10 pt slop, 0.5 s taps and long presses, 0.35 s between taps, the left
+        /// button as a touch.
         public init() {}
     }
 
+    /// The window's root node: every hit test and the focus chain start here.
     public let rootNode: DisplayNode
+    /// Recognition thresholds; change them between events. Main thread.
     public var configuration: Configuration
     /// The input clock: the latest event timestamp or `tick(now:)`.
     public private(set) var now: Double = -.infinity
@@ -57,6 +63,9 @@ public final class InputDispatcher {
     private var lastTap: (location: Point, time: Double, count: Int)?
     var debugOverlay: HitTestDebugOverlay?
 
+    /// Creates the dispatcher for `rootNode`'s tree. A `Window` makes one when its root node is set
+    /// (`Window.inputDispatcher`); create one yourself only to drive a tree without a window
+    /// (tests, scripted input). Main thread.
     public init(rootNode: DisplayNode, configuration: Configuration = Configuration()) {
         self.rootNode = rootNode
         self.configuration = configuration
