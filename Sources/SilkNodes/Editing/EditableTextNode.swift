@@ -12,6 +12,8 @@ public protocol EditableTextNodeDelegate: AnyObject {
     /// Typing, deleting, cutting or pasting wants to replace `range` with `text`: return false
     /// to refuse (a PIN field that takes digits only, a length limit).
     func editableTextNode(_ node: EditableTextNode, shouldChangeTextIn range: Range<Int>, replacementText text: String) -> Bool
+    /// The caret moved or the selection changed (keys, touches, edits; not `selectedRange =` from
+    /// code).
     func editableTextNodeDidChangeSelection(_ node: EditableTextNode)
     /// The text changed (typing, deleting, undo, paste; not `attributedText =` from code).
     func editableTextNodeDidUpdateText(_ node: EditableTextNode)
@@ -23,18 +25,28 @@ public protocol EditableTextNodeDelegate: AnyObject {
 }
 
 extension EditableTextNodeDelegate {
+    /// Does nothing.
     public func editableTextNodeDidBeginEditing(_ node: EditableTextNode) {}
+    /// Allows every change.
     public func editableTextNode(_ node: EditableTextNode, shouldChangeTextIn range: Range<Int>, replacementText text: String) -> Bool { true }
+    /// Does nothing.
     public func editableTextNodeDidChangeSelection(_ node: EditableTextNode) {}
+    /// Does nothing.
     public func editableTextNodeDidUpdateText(_ node: EditableTextNode) {}
+    /// Does nothing.
     public func editableTextNodeDidFinishEditing(_ node: EditableTextNode) {}
+    /// Returns false: Enter goes on to the supernodes.
     public func editableTextNodeShouldReturn(_ node: EditableTextNode) -> Bool { false }
 }
 
 /// An ancestor that shows an on-screen keyboard for editable nodes (`KeyboardAvoidingNode`).
 /// Main thread.
 public protocol EditingHost: AnyObject {
+    /// An editable node inside the host took focus and began editing: show the keyboard and keep
+    /// `node` above it.
     func editingDidBegin(in node: EditableTextNode)
+    /// The editable node lost focus. Another may begin editing right after (Tab), so hide the
+    /// keyboard late, not at once.
     func editingDidEnd(in node: EditableTextNode)
 }
 
@@ -70,8 +82,12 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     // MARK: Main-thread state
     /// Draws the text (or the placeholder); moved to scroll.
     public let contentNode = EditableTextContentNode()
+    /// The caret: a `caretWidth`-wide subnode coloured `caretColor`, shown while editing with an
+    /// empty selection and blinking every `caretBlinkInterval`. A layer of its own, so blinking
+    /// redraws nothing. Main thread.
     public let caretNode = DisplayNode()
     private var highlightNodes: [DisplayNode] = []
+    /// Whether the node has keyboard focus and takes editing keys. Main thread.
     public private(set) var isEditing = false
     /// How far the text is scrolled (points; x when single-line, y when multi-line).
     public private(set) var scrollOffset = Point.zero
@@ -86,6 +102,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     /// Caret width in points.
     public static let caretWidth = 2.0
 
+    /// Creates an empty, editable, single-line field with an 8 × 10 pt inset; it clips and is
+    /// focusable. Any thread.
     public override init() {
         super.init()
         isFocusable = true
@@ -142,14 +160,19 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _isEditable } }
         set { lock.withLock { _isEditable = newValue } }
     }
+    /// The caret's colour (default the focus blue). Any thread.
     public var caretColor: Color {
         get { lock.withLock { _caretColor } }
         set { lock.withLock { _caretColor = newValue }; caretNode.backgroundColor = newValue }
     }
+    /// The colour of the selection highlights behind the text (default translucent blue). Any
+    /// thread.
     public var selectionColor: Color {
         get { lock.withLock { _selectionColor } }
         set { lock.withLock { _selectionColor = newValue }; onPassThread { [self] in refresh() } }
     }
+    /// Told of editing, selection and text changes, and asked before each change (main thread).
+    /// Weak. Any thread may set it.
     public weak var delegate: (any EditableTextNodeDelegate)? {
         get { lock.withLock { _delegate } }
         set { lock.withLock { _delegate = newValue } }
@@ -159,10 +182,12 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _editor.selectedRange } }
         set { lock.withLock { _editor.select(range: newValue) }; onPassThread { [self] in refresh() } }
     }
+    /// The selection with its direction (anchor and head, in characters). Any thread.
     public var selection: TextSelection { lock.withLock { _editor.selection } }
     /// A copy of the editing model (text, selection, undo history).
     public var editor: TextEditor { lock.withLock { _editor } }
 
+    /// Focusable while `isEditable`.
     open override var isFocusable: Bool {
         get { super.isFocusable && isEditable }
         set { super.isFocusable = newValue }
@@ -211,6 +236,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         return (all, min(all, shown))
     }
 
+    /// The constrained width (or the text's width plus the inset and caret, when unbounded) and the
+    /// height of the lines shown: one when single-line, up to `maximumLinesShown` when multi-line.
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
         let (inset, limit, multiline) = lock.withLock { (_inset, _maximumLinesShown, _isMultiline) }
         let width = layoutWidth(forBounds: constrainedSize.width)
@@ -230,6 +257,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         return layout
     }
 
+    /// Places the content, caret and selection highlights for the new bounds, scrolling the caret
+    /// into view.
     open override func layoutDidFinish() { refresh() }
 
     // MARK: Index conversions (text coordinates: the content node's)
@@ -376,6 +405,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Focus
 
+    /// Begins editing: shows the caret, tells the nearest `EditingHost` ancestor and the delegate.
     open override func didBecomeFocused() {
         isEditing = true
         refresh()
@@ -383,6 +413,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         delegate?.editableTextNodeDidBeginEditing(self)
     }
 
+    /// Ends editing: hides the caret, closes the undo group, tells the host and the delegate.
     open override func didResignFocus() {
         isEditing = false
         drag = nil
@@ -472,6 +503,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         if selection != before { delegate?.editableTextNodeDidChangeSelection(self) }
     }
 
+    /// Performs the editing command for the key while editing
+    /// (`TextEditor.command(for:multiline:)`); other keys (Tab, Escape) go on up the tree.
     open override func keyDown(_ key: KeyInput) -> Bool {
         guard isEditing, let command = TextEditor.command(for: key, multiline: isMultiline) else { return false }
         if isSecureTextEntry, case .move(let m, let extending) = command, m == .wordLeft || m == .wordRight {
@@ -483,6 +516,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Touches and pointer (main thread)
 
+    /// Takes touches while editable: one tap places the caret at the nearest boundary, two select
+    /// the word, three everything; Shift extends from the anchor. Focus follows the touch.
     open override func touchesBegan(_ touches: [Touch], with event: InputEvent) -> Bool {
         guard isEditable, let t = touches.first else { return false }
         let i = characterIndex(at: t.location(in: self))
@@ -510,6 +545,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         return true
     }
 
+    /// Extends the selection to the finger (by words after a double tap).
     open override func touchesMoved(_ touches: [Touch], with event: InputEvent) {
         guard let t = touches.first, let drag else { return }
         let i = characterIndex(at: t.location(in: self))
@@ -530,7 +566,9 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         selectionDidChange(from: before)
     }
 
+    /// Ends the drag selection.
     open override func touchesEnded(_ touches: [Touch], with event: InputEvent) { drag = nil }
+    /// Ends the drag selection, keeping what was selected.
     open override func touchesCancelled(_ touches: [Touch], with event: InputEvent?) { drag = nil }
 }
 
@@ -540,6 +578,7 @@ public final class EditableTextContentNode: DisplayNode, @unchecked Sendable {
     private var _shownText: AttributedText?
     private var _shownWidth = 0.0
 
+    /// True: the text is drawn in display jobs.
     public override class var drawsContent: Bool { true }
 
     /// Shows `layout` (nil: nothing), redrawing only when its text or width changed.
@@ -556,8 +595,10 @@ public final class EditableTextContentNode: DisplayNode, @unchecked Sendable {
 
     struct Parameters: Sendable { let layout: TextLayout? }
 
+    /// The layout handed over by the editable node (made on the main thread, never shaped again).
     public override func drawParameters() -> (any Sendable)? { Parameters(layout: lock.withLock { _layout }) }
 
+    /// Draws the prepared layout at the origin.
     public override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
         guard let p = parameters as? Parameters, let layout = p.layout else { return }
         if isCancelled() { throw RasterError.cancelled }
