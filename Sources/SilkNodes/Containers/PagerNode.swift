@@ -5,6 +5,8 @@ import SilkGeometry
 /// with `PagerLayout` and paging. A drag or fling comes to rest on the nearest page in the
 /// direction it went (at most one page per swipe); ←/→ and the wheel turn one page.
 open class PagerNode: CollectionNode, @unchecked Sendable {
+    /// Creates an empty pager: a `PagerLayout` collection with paging and elastic edges. Set its
+    /// `dataSource` (one item per page). Any thread.
     public init() {
         super.init(layout: PagerLayout())
         name = "pager"
@@ -19,6 +21,7 @@ open class PagerNode: CollectionNode, @unchecked Sendable {
         return max(0, Int((contentOffset.x / w).rounded()))
     }
 
+    /// Pages in the model: the items of every section. Main thread.
     public var numberOfPages: Int { (0..<numberOfSections).reduce(0) { $0 + numberOfItems(inSection: $1) } }
 
     /// Scrolls to page `index` (clamped).

@@ -46,6 +46,8 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
     /// Called on the main thread after every offset change.
     public var onScroll: ((ScrollNode) -> Void)?
 
+    /// Creates a vertical scroll node with elastic edges; it clips and carries its pan recognizer.
+    /// Any thread.
     public override init() {
         super.init()
         clipsToBounds = true
@@ -55,10 +57,13 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Configuration (any thread)
 
+    /// The axes the content scrolls along (default `.vertical`). Any thread.
     public var scrollableDirections: ScrollDirections {
         get { lock.withLock { _scrollableDirections } }
         set { lock.withLock { _scrollableDirections = newValue }; setNeedsLayout() }
     }
+    /// What happens at the ends of the content: `.elastic` (default) lets a drag pull past and
+    /// springs back, `.clamped` stops there. Any thread.
     public var edgeBehavior: ScrollEdgeBehavior {
         get { lock.withLock { _edgeBehavior } }
         set { lock.withLock { _edgeBehavior = newValue } }
@@ -73,10 +78,14 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _isPagingEnabled } }
         set { lock.withLock { _isPagingEnabled = newValue } }
     }
+    /// Whether drags, wheels and keys scroll (default true); code can still set the offset. Any
+    /// thread.
     public var isScrollEnabled: Bool {
         get { lock.withLock { _isScrollEnabled } }
         set { lock.withLock { _isScrollEnabled = newValue } }
     }
+    /// The size of the scrolled content in points; the offset stays within it. Set it when
+    /// `automaticallyManagesContentSize` is off (with it on, layout sets it). Any thread.
     public var contentSize: Size {
         get { lock.withLock { _contentSize } }
         set {
@@ -280,6 +289,9 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Wheel and keys
 
+    /// Scrolls by the wheel (× `wheelMultiplier`) or touchpad delta along the scrollable axes — a
+    /// vertical wheel scrolls a horizontal-only node — or a page at a time when paging. Consumed
+    /// whenever it could scroll.
     open override func scrollWheel(_ delta: ScrollDelta, at location: Point, with event: InputEvent) -> Bool {
         guard isScrollEnabled else { return false }
         let dirs = scrollableDirections
@@ -302,6 +314,8 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         return true
     }
 
+    /// Arrows scroll by `lineScrollDistance` (a page when paging horizontally), Page Up/Down by 90
+    /// % of the viewport, Home/End to the ends.
     open override func keyDown(_ key: KeyInput) -> Bool {
         guard isScrollEnabled else { return false }
         let dirs = scrollableDirections
@@ -329,15 +343,19 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Coordinates and layout
 
+    /// Adds the content offset: subnodes' frames are in content coordinates.
     open override func convertToSubnodeSpace(_ point: Point) -> Point {
         let o = boundsOrigin
         return Point(x: point.x + o.x, y: point.y + o.y)
     }
+    /// Removes the content offset.
     open override func convertFromSubnodeSpace(_ point: Point) -> Point {
         let o = boundsOrigin
         return Point(x: point.x - o.x, y: point.y - o.y)
     }
 
+    /// The spec from `layoutSpecBlock` (or a subclass); with `automaticallyManagesContentSize`,
+    /// laid out unbounded along the scrollable directions so its size becomes the content size.
     open override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
         let inner = super.layoutSpecThatFits(constrainedSize)
         guard let inner, automaticallyManagesContentSize else { return inner }
