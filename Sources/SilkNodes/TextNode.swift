@@ -16,8 +16,8 @@ open class TextNode: DisplayNode, @unchecked Sendable {
         public var color: Color
         /// Where the shadow sits relative to the text, in points (default 1 pt down).
         public var offset: Point
-        /// Blur radius in points (0: a sharp copy); the node's bitmap grows by twice the radius
-        /// each side for it.
+        /// Blur radius in points (0: a sharp copy). The shadow is drawn inside the node's bounds,
+        /// so leave room for the offset and blur (an inset around the text) or they are cut off.
         public var radius: Double
         /// Creates a shadow; the defaults are a subtle drop shadow (black at 50 %, 1 pt down, 2 pt
         /// blur).
