@@ -3,7 +3,12 @@ import SilkNodes
 
 /// Where an image's bytes came from.
 public enum ImageSource: String, Sendable, Equatable {
-    case memory, disk, network
+    /// The memory tier: no I/O, only the decode.
+    case memory
+    /// The disk tier (`ImageCache.directory`).
+    case disk
+    /// Downloaded now.
+    case network
 }
 
 /// The two-tier cache of downloaded image *bytes* (still encoded): a memory tier bounded by
@@ -28,17 +33,37 @@ public enum ImageSource: String, Sendable, Equatable {
 /// Thread-safe: memory lookups are cheap and may run anywhere; disk calls block (call them off
 /// the main thread — `NetworkImageLoader` uses its own queue).
 public final class ImageCache: @unchecked Sendable {
+    /// What the cache holds and how lookups went, since it was created.
     public struct Statistics: Sendable, Equatable, CustomStringConvertible {
-        public var memoryHits = 0, diskHits = 0, misses = 0
-        public var memoryBytes = 0, memoryCount = 0, memoryEvictions = 0
-        public var diskBytes = 0, diskCount = 0, diskEvictions = 0
+        /// Lookups answered by the memory tier.
+        public var memoryHits = 0
+        /// Lookups answered by the disk tier.
+        public var diskHits = 0
+        /// Lookups neither tier could answer (the image was downloaded).
+        public var misses = 0
+        /// Encoded bytes in the memory tier now.
+        public var memoryBytes = 0
+        /// Images in the memory tier now.
+        public var memoryCount = 0
+        /// Images dropped from memory to stay under `memoryLimit`.
+        public var memoryEvictions = 0
+        /// Bytes of the files in the disk tier now.
+        public var diskBytes = 0
+        /// Files in the disk tier now.
+        public var diskCount = 0
+        /// Files removed to stay under `diskLimit`.
+        public var diskEvictions = 0
+        /// One line: each tier's hits, contents and evictions, and the misses.
         public var description: String {
             "memory \(memoryHits) hits, \(memoryCount) images, \(memoryBytes) B (\(memoryEvictions) evicted); "
                 + "disk \(diskHits) hits, \(diskCount) files, \(diskBytes) B (\(diskEvictions) evicted); \(misses) misses"
         }
     }
 
+    /// Encoded bytes the memory tier keeps at most (default 32 MiB); least recently used
+    /// images go first.
     public let memoryLimit: Int
+    /// Bytes of files the disk tier keeps at most (default 128 MiB).
     public let diskLimit: Int
     /// The disk tier's directory (nil: memory only).
     public let directory: String?
@@ -55,6 +80,10 @@ public final class ImageCache: @unchecked Sendable {
 
     private enum DiskState { case unprepared, ready, disabled }
 
+    /// A cache of at most `memoryLimit` bytes in memory and `diskLimit` bytes on disk, skipping
+    /// entries over `maxEntryBytes`. The disk tier is prepared (directory checked, leftovers
+    /// removed) on first use, not here.
+    ///
     /// - Parameters:
     ///   - directory: the disk tier's folder; `ImageCache.defaultDirectory()` by default, nil
     ///     for memory only.
@@ -77,6 +106,7 @@ public final class ImageCache: @unchecked Sendable {
         return nil
     }
 
+    /// The default log: each line on stderr, prefixed `silk: `.
     public static let logToStandardError: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data(("silk: " + line + "\n").utf8))
     }
@@ -84,7 +114,10 @@ public final class ImageCache: @unchecked Sendable {
     /// The cache key of `url`: SHA-256 hex of its absolute string (64 characters of [0-9a-f]).
     public static func key(for url: URL) -> String { SHA256.hexDigest(url.absoluteString) }
 
+    /// A snapshot of the counters. Any thread.
     public var statistics: Statistics { lock.withLock { stats } }
+    /// Whether the disk tier is in use: a directory was given and it has not been disabled by
+    /// a failure (unwritable, full, not ours). Any thread.
     public var isDiskEnabled: Bool {
         lock.withLock { if directory == nil { return false }; return diskState != .disabled }
     }
@@ -102,7 +135,7 @@ public final class ImageCache: @unchecked Sendable {
     }
 
     /// Counts a lookup that found nothing in either tier (the loader calls it).
-    public func recordMiss() { lock.withLock { stats.misses += 1 } }
+    func recordMiss() { lock.withLock { stats.misses += 1 } }
 
     private func _lockedStoreInMemory(_ data: Data, key: String) {
         guard data.count <= memoryLimit else { return }
