@@ -5,7 +5,9 @@ import SilkRender
 import SilkWayland
 import SilkFramebuffer
 
-/// Where frames go.
+/// Where a window's frames go and its input comes from: a Wayland compositor, the Linux framebuffer
+/// with evdev, or memory. The raw values are the names a command line or a configuration file uses
+/// (`auto`, `wayland`, `fbdev`, `headless`).
 public enum Backend: String, Sendable, CaseIterable {
     /// Wayland if `WAYLAND_DISPLAY` is set, else a usable `/dev/fb0`, else headless.
     case auto

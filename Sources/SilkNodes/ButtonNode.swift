@@ -118,7 +118,7 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
     /// The background colour set for exactly `state`, without the fallback lookup.
     public func backgroundColor(for state: ControlState) -> Color? { lock.withLock { _backgroundColors[state] } }
 
-    /// The title shown now.
+    /// The title shown for the current state, after the fallback lookup. Any thread.
     public var currentAttributedTitle: AttributedText? {
         let state = self.state
         return lock.withLock { Self.resolve(_titles, in: state) }

@@ -18,13 +18,14 @@ public final class DisplayQueuePool: @unchecked Sendable {
         queues = (0..<max(1, count)).map { DispatchQueue(label: "silk.display.\($0)", qos: .utility) }
     }
 
-    /// The next queue in turn.
+    /// The next queue in round-robin order, for work that must stay on one queue (a network image's
+    /// successive decodes). Any thread.
     public func next() -> DispatchQueue {
         let i = counter.withLock { c -> Int in c += 1; return c }
         return queues[i % queues.count]
     }
 
-    /// Runs `work` on the next display queue.
+    /// Runs `work` on the next display queue. Any thread.
     public func async(_ work: @escaping @Sendable () -> Void) {
         next().async(execute: work)
     }

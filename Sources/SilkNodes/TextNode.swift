@@ -56,7 +56,8 @@ open class TextNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _truncationToken } }
         set { lock.withLock { _truncationToken = newValue; _measured = nil }; setNeedsLayout(); setNeedsDisplay() }
     }
-    /// 0: unlimited.
+    /// The most lines shown; text beyond them is truncated with the truncation token. 0 (default):
+    /// as many lines as the text needs. Any thread.
     public var maximumNumberOfLines: Int {
         get { lock.withLock { _maximumLines } }
         set { lock.withLock { _maximumLines = max(0, newValue); _measured = nil }; setNeedsLayout(); setNeedsDisplay() }

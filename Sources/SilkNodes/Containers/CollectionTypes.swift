@@ -98,12 +98,15 @@ public final class BatchContext: @unchecked Sendable {
     /// The container begins a fetch (main thread).
     func beginBatchFetching() { lock.withLock { _state = .fetching; _fetches += 1 } }
 
-    /// The fetch is done; `didComplete` false when it found nothing more (informational).
+    /// The fetch is done: the state returns to `.idle` and the container checks again at its next
+    /// pass whether to fetch more. `didComplete` is false when the fetch found nothing
+    /// (informational). Any thread.
     public func completeBatchFetching(_ didComplete: Bool) {
         let was = lock.withLock { () -> State in defer { _state = .idle }; return _state }
         if was == .fetching { onEnd?() }
     }
-    /// The fetch was abandoned.
+    /// The fetch was abandoned (the app gave up, or will retry later): the state becomes
+    /// `.cancelled` and the container may begin another fetch at its next check. Any thread.
     public func cancelBatchFetching() {
         let was = lock.withLock { () -> State in defer { _state = .cancelled }; return _state }
         if was == .fetching { onEnd?() }

@@ -82,7 +82,10 @@ public final class InputDispatcher {
 
     // MARK: Events
 
-    /// Handles one event. Main thread.
+    /// Handles one event: first fires every deadline up to its timestamp, then routes it (touches
+    /// to the node that took them and to recognizers, keys to the focused node, scrolls to the node
+    /// under the pointer). A window calls it through `Window.handle(_:)`, which also re-arms the
+    /// deadline timer; call it directly only for a dispatcher of your own. Main thread.
     public func handle(_ event: InputEvent) {
         advance(to: event.timestamp)
         defer { updateDebugOverlay() }

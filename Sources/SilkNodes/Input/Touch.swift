@@ -29,7 +29,8 @@ public struct Touch: Hashable, Sendable, CustomStringConvertible {
     public let source: Source
     /// The phase of the event this value was handed out for.
     public internal(set) var phase: Phase
-    /// Window coordinates.
+    /// Where the touch is now, in window coordinates (points); `location(in:)` converts it into a
+    /// node's.
     public internal(set) var location: Point
     /// Where the touch was at the previous event, in window coordinates (points).
     public internal(set) var previousLocation: Point
