@@ -17,7 +17,8 @@ public struct InterfaceState: OptionSet, Hashable, Sendable, CustomStringConvert
     public static let preload = InterfaceState(rawValue: 2)
     /// Content should be drawn (display jobs run; leaving cancels them).
     public static let display = InterfaceState(rawValue: 4)
-    /// On screen: the node's frame overlaps the viewport (start animations, count impressions).
+    /// On screen: every node of a window's tree, and a container's item while its frame overlaps
+    /// the viewport (start animations, count impressions).
     public static let visible = InterfaceState(rawValue: 8)
     /// Every state: what a node in a window without a range controller has, and what it leaves on
     /// `removeFromSupernode()`.

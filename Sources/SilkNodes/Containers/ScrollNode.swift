@@ -314,8 +314,8 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         return true
     }
 
-    /// Arrows scroll by `lineScrollDistance` (a page when paging horizontally), Page Up/Down by 90
-    /// % of the viewport, Home/End to the ends.
+    /// Arrows scroll by `lineScrollDistance` (a page when paging horizontally), Page Up/Down by
+    /// nine tenths of the viewport, Home/End to the ends.
     open override func keyDown(_ key: KeyInput) -> Bool {
         guard isScrollEnabled else { return false }
         let dirs = scrollableDirections
