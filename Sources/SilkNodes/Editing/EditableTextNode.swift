@@ -102,8 +102,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     /// Caret width in points.
     public static let caretWidth = 2.0
 
-    /// Creates an empty, editable, single-line field with an 8 × 10 pt inset; it clips and is
-    /// focusable. Any thread.
+    /// Creates an empty, editable, single-line field with a text inset of 8 pt top and bottom and
+    /// 10 pt at the sides; it clips and is focusable. Any thread.
     public override init() {
         super.init()
         isFocusable = true
