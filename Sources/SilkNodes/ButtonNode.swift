@@ -79,8 +79,8 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
 
     // MARK: Content per state
 
-    /// Sets the title shown in `state` (nil removes it: the state falls back to the lookup order
-    /// above). Any thread.
+    /// Sets the title shown in `state` (nil removes it, and the state falls back: `.disabled`,
+    /// `.highlighted`, `.selected` when in them, then `.normal`). Any thread.
     public func setAttributedTitle(_ title: AttributedText?, for state: ControlState = .normal) {
         lock.withLock { _titles[state] = title }
         updateContent()
