@@ -89,8 +89,8 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     }
 
     /// A downloader with its own ephemeral `URLSession` (no URL cache: `ImageCache` does the
-    /// caching) and serial delegate queue `silk.image-download`. Call `invalidate()` when done with
-    /// it, or it lives as long as its session.
+    /// caching) and serial delegate queue `silk.image-download`. The session keeps its delegate
+    /// alive: call `invalidate()` when done with a downloader, or it is never freed.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         delegateQueue = OperationQueue()
