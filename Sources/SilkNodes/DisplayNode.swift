@@ -121,13 +121,15 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// `name`, or the node's type name when unnamed.
     public var debugName: String { name ?? String(describing: type(of: self)) }
 
-    /// Layout properties read by the parent's spec (size, flex, margins, position …).
+    /// Layout properties the parent's spec reads (size, flex, margins, position …) (Texture's
+    /// `style`). Setting it invalidates layout. Any thread.
     public var style: Style {
         get { lock.withLock { _style } }
         set { lock.withLock { _style = newValue }; setNeedsLayout() }
     }
 
-    /// Edits `style` in place (one lock, one invalidation).
+    /// Edits `style` in place: one lock, one layout invalidation. `body` runs under the node's
+    /// lock, so it must not touch other nodes. Any thread.
     public func updateStyle(_ body: (inout Style) -> Void) {
         lock.withLock { body(&_style) }
         setNeedsLayout()
@@ -148,7 +150,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// their subnodes from the layout spec instead.
     public func addSubnode(_ node: DisplayNode) { insertSubnode(node, at: Int.max) }
 
-    /// Inserts `node` at `index` (clamped) among the subnodes: later subnodes draw on top.
+    /// Inserts `node` at `index` (clamped) among the subnodes: later subnodes draw on top. Any
+    /// thread.
     public func insertSubnode(_ node: DisplayNode, at index: Int) {
         precondition(node !== self, "a node cannot be its own subnode")
         node.removeFromSupernode()
@@ -173,7 +176,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         markDirty()
     }
 
-    /// Moves an existing subnode to `index` (z-order).
+    /// Moves an existing subnode to `index` (z-order). Any thread.
     public func moveSubnode(_ node: DisplayNode, to index: Int) {
         lock.withLock {
             guard let i = _subnodes.firstIndex(where: { $0 === node }) else { return }
@@ -183,7 +186,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         markDirty()
     }
 
-    /// Subnodes follow the layout: nodes in the spec are added in spec order, others removed.
+    /// Subnodes follow the layout: nodes in the spec are added in spec order, others removed, at
+    /// each layout in the node pass (Texture's `automaticallyManagesSubnodes`). Any thread.
     public var automaticallyManagesSubnodes: Bool {
         get { lock.withLock { _automaticallyManagesSubnodes } }
         set { lock.withLock { _automaticallyManagesSubnodes = newValue }; setNeedsLayout() }
@@ -191,7 +195,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     // MARK: Geometry
 
-    /// Frame in the supernode's coordinate space (points).
+    /// Frame in the supernode's coordinate space (points). Layout sets it in the node pass; set it
+    /// yourself only for nodes no spec places. A new size redraws the contents. Any thread.
     public var frame: Rect {
         get { lock.withLock { _frame } }
         set {
@@ -208,8 +213,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     }
     /// The size of the node at the origin (0, 0): its own coordinate space. See `boundsOrigin`.
     public var bounds: Rect { Rect(size: frame.size) }
-    /// Shifts the subnodes' coordinate space (a scroll offset): subnode at y = 500 shows at the
-    /// top when `boundsOrigin.y` is 500. Scrolling moves layers; nothing is redrawn.
+    /// Shifts the subnodes' coordinate space (a scroll offset): subnode at y = 500 shows at the top
+    /// when `boundsOrigin.y` is 500. Scrolling moves layers; nothing is redrawn. Any thread.
     public var boundsOrigin: Point {
         get { lock.withLock { _boundsOrigin } }
         set { lock.withLock { _boundsOrigin = newValue }; markDirty() }
@@ -266,7 +271,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         get { lock.withLock { _isHidden } }
         set { lock.withLock { _isHidden = newValue }; markDirty(redrawIfRasterized: true) }
     }
-    /// Declares that the node paints every pixel of its bounds opaquely (compositor fast path).
+    /// Declares that the node paints every pixel of its bounds opaquely, so the compositor skips
+    /// repainting what is behind it. Set it only when true: a node that does not cover its bounds
+    /// would show stale pixels there. Any thread.
     public var isOpaque: Bool {
         get { lock.withLock { _isOpaque } }
         set { lock.withLock { _isOpaque = newValue }; markDirty() }
@@ -277,7 +284,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         get { lock.withLock { _isUserInteractionEnabled } }
         set { lock.withLock { _isUserInteractionEnabled = newValue } }
     }
-    /// Extends (negative insets) or shrinks the area that receives touches.
+    /// Extends (negative insets) or shrinks (positive) the area that receives touches, in points
+    /// (Texture's `hitTestSlop`). Any thread.
     public var hitTestSlop: EdgeInsets {
         get { lock.withLock { _hitTestSlop } }
         set { lock.withLock { _hitTestSlop = newValue } }
@@ -291,17 +299,19 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         set { lock.withLock { _displaysAsynchronously = newValue } }
     }
     /// Draw this node and all its descendants into one bitmap in one job (Texture's
-    /// `shouldRasterizeDescendants`): descendants get no layers of their own.
+    /// `shouldRasterizeDescendants`): descendants get no layers of their own. Any thread.
     public var rasterizesSubtree: Bool {
         get { lock.withLock { _rasterizesSubtree } }
         set { lock.withLock { _rasterizesSubtree = newValue }; setNeedsDisplay(); markDirty() }
     }
     /// Gather the display results of this subtree into one transaction, so it appears in one frame.
+    /// Any thread.
     public var isTransactionContainer: Bool {
         get { lock.withLock { _isTransactionContainer } }
         set { lock.withLock { _isTransactionContainer = newValue } }
     }
-    /// While contents are pending, show `placeholderColor`.
+    /// While contents are pending, show `placeholderImage` or `placeholderColor` (Texture's
+    /// `placeholderEnabled`). Any thread.
     public var placeholderEnabled: Bool {
         get { lock.withLock { _placeholderEnabled } }
         set { lock.withLock { _placeholderEnabled = newValue }; markDirty() }
@@ -312,12 +322,12 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         get { lock.withLock { _placeholderColor } }
         set { lock.withLock { _placeholderColor = newValue }; markDirty() }
     }
-    /// Shown (aspect-filled) instead of `placeholderColor` while contents are pending.
+    /// Shown (aspect-filled) instead of `placeholderColor` while contents are pending. Any thread.
     public var placeholderImage: Bitmap? {
         get { lock.withLock { _placeholderImage } }
         set { lock.withLock { _placeholderImage = newValue }; markDirty() }
     }
-    /// Seconds the contents fade in over the placeholder when they arrive (0: at once).
+    /// Seconds the contents fade in over the placeholder when they arrive (0: at once). Any thread.
     public var placeholderFadeDuration: Double {
         get { lock.withLock { _placeholderFadeDuration } }
         set { lock.withLock { _placeholderFadeDuration = max(0, newValue.isFinite ? newValue : 0) } }
@@ -331,7 +341,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     // MARK: Subclass drawing API
 
-    /// Whether instances draw content (overridden to true by nodes that implement `draw`).
+    /// Whether instances draw content: override it to return true in a node that implements
+    /// `draw(parameters:in:isCancelled:)`. Read on any thread.
     open class var drawsContent: Bool { false }
 
     /// Main thread: an immutable snapshot of what to draw. Read your properties here (they
@@ -342,8 +353,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// `isCancelled()` between expensive steps and return early (or throw) when it is true.
     open class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {}
 
-    /// Marks the contents stale: a new display job starts at the next pass and the running
-    /// one, if any, is cancelled.
+    /// Marks the contents stale: a new display job starts at the next pass and the running one, if
+    /// any, is cancelled (Texture's `-setNeedsDisplay`). Any thread.
     public func setNeedsDisplay() {
         lock.withLock { _needsDisplay = true }
         displaySentinel.increment()
@@ -353,7 +364,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     var needsDisplay: Bool { lock.withLock { _needsDisplay } }
     func clearNeedsDisplay() { lock.withLock { _needsDisplay = false } }
 
-    /// Cancels the running display job (and, `recursively`, those of the subtree).
+    /// Cancels the running display job (and, `recursively`, those of the subtree); the node draws
+    /// again at its next pass. Any thread.
     public func preventOrCancelDisplay(recursively: Bool = false) {
         displaySentinel.increment()
         lock.withLock { _needsDisplay = true }
@@ -368,7 +380,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         lock.withLock { _layoutSpecBlock }.map { $0(self, constrainedSize) }
     }
 
-    /// Set instead of subclassing to provide a layout spec.
+    /// Set instead of subclassing to provide a layout spec (Texture's `layoutSpecBlock`). Called on
+    /// any thread, like `layoutSpecThatFits(_:)`, with the node itself: use that rather than
+    /// capturing the node, which would keep it alive.
     public var layoutSpecBlock: (@Sendable (DisplayNode, SizeRange) -> any LayoutElement)? {
         get { lock.withLock { _layoutSpecBlock } }
         set { lock.withLock { _layoutSpecBlock = newValue }; setNeedsLayout() }
@@ -410,7 +424,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     }
 
     /// Invalidates this node's cached layouts and its ancestors' (their layout depends on this
-    /// node's size), and asks for a pass.
+    /// node's size), and asks for a pass (Texture's `-setNeedsLayout`). Any thread.
     public func setNeedsLayout() {
         var node: DisplayNode? = self
         while let n = node {
@@ -436,7 +450,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// thread.
     public var interfaceState: InterfaceState { lock.withLock { _interfaceState } }
 
-    /// Sets the node's (and its subtree's) interface state; called by windows and range controllers.
+    /// Sets the node's (and its subtree's) interface state; called by windows and range
+    /// controllers, and by tests that show a node without a window. The hooks of the states entered
+    /// and left run on the main thread. Any thread.
     public func setInterfaceState(_ new: InterfaceState, recursively: Bool = true) {
         let old = lock.withLock { () -> InterfaceState in let o = _interfaceState; _interfaceState = new; return o }
         if old != new { interfaceStateDidChange(from: old, to: new) }
@@ -646,15 +662,17 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// Main thread: the dispatcher shows keyboard focus as this node's layer border.
     var showsFocusRing = false
 
-    /// Whether keyboard focus (Tab / Shift-Tab) can rest on this node. Default false; controls
-    /// set it, and `ControlNode` also requires `isEnabled`.
+    /// Whether keyboard focus (Tab / Shift-Tab) can rest on this node. Default false; controls set
+    /// it, and `ControlNode` also requires `isEnabled`. Read on the main thread by the dispatcher;
+    /// set from any thread.
     open var isFocusable: Bool {
         get { lock.withLock { _isFocusable } }
         set { lock.withLock { _isFocusable = newValue } }
     }
 
-    /// Whether a touch inside this node leaves keyboard focus where it is, instead of moving it
-    /// to the touched focusable node or clearing it (an on-screen keyboard). Default false.
+    /// Whether a touch inside this node leaves keyboard focus where it is, instead of moving it to
+    /// the touched focusable node or clearing it (an on-screen keyboard). Default false. Read on
+    /// the main thread.
     open var touchesKeepFocus: Bool { false }
 
     /// Recognizers that watch touches beginning on this node or its subnodes (see
@@ -717,7 +735,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         "<\(debugName) frame: \(frame)\(subnodes.isEmpty ? "" : " subnodes: \(subnodes.count)")>"
     }
 
-    /// The node tree, one line per node, indented.
+    /// The node tree, one line per node, indented. Any thread.
     public var recursiveDescription: String {
         var lines: [String] = []
         func walk(_ n: DisplayNode, _ depth: Int) {
