@@ -85,7 +85,7 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
         lock.withLock { _titles[state] = title }
         updateContent()
     }
-    /// Sets a plain title in `attributes` (default: 16 pt, black).
+    /// Sets a plain title in `attributes` (default: 16 pt, black). Any thread.
     public func setTitle(_ title: String?, attributes: TextAttributes = TextAttributes(), for state: ControlState = .normal) {
         setAttributedTitle(title.map { AttributedText($0, attributes: attributes) }, for: state)
     }
@@ -101,7 +101,7 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
     /// The image set for exactly `state`, without the fallback lookup.
     public func image(for state: ControlState) -> Bitmap? { lock.withLock { _images[state] } }
 
-    /// An image stretched over the whole button.
+    /// An image stretched over the whole button. Any thread.
     public func setBackgroundImage(_ image: Bitmap?, for state: ControlState = .normal) {
         lock.withLock { _backgroundImages[state] = image }
         updateContent()
@@ -109,8 +109,8 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
     /// The background image set for exactly `state`, without the fallback lookup.
     public func backgroundImage(for state: ControlState) -> Bitmap? { lock.withLock { _backgroundImages[state] } }
 
-    /// The button's `backgroundColor` per state (a layer colour: no drawing). Once any is set,
-    /// the state's colour replaces whatever `backgroundColor` was.
+    /// The button's `backgroundColor` per state (a layer colour: no drawing). Once any is set, the
+    /// state's colour replaces whatever `backgroundColor` was. Any thread.
     public func setBackgroundColor(_ color: Color?, for state: ControlState = .normal) {
         lock.withLock { _backgroundColors[state] = color }
         updateContent()
@@ -126,12 +126,12 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
 
     // MARK: Layout options
 
-    /// Space between the image and the title (points, default 8).
+    /// Space between the image and the title (points, default 8). Any thread.
     public var contentSpacing: Double {
         get { lock.withLock { _contentSpacing } }
         set { lock.withLock { _contentSpacing = newValue.isFinite ? max(0, newValue) : 0 }; setNeedsLayout() }
     }
-    /// Image and title side by side (default) or stacked.
+    /// Image and title side by side (default) or stacked. Any thread.
     public var laysOutHorizontally: Bool {
         get { lock.withLock { _laysOutHorizontally } }
         set { lock.withLock { _laysOutHorizontally = newValue }; setNeedsLayout() }
@@ -148,7 +148,7 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
         get { lock.withLock { _contentVerticalAlignment } }
         set { lock.withLock { _contentVerticalAlignment = newValue }; setNeedsLayout() }
     }
-    /// Space between the button's edges and its content.
+    /// Space between the button's edges and its content. In points. Any thread.
     public var contentEdgeInsets: EdgeInsets {
         get { lock.withLock { _contentEdgeInsets } }
         set { lock.withLock { _contentEdgeInsets = newValue }; setNeedsLayout() }

@@ -24,7 +24,7 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
     private var _lastError: RasterError?
 
     /// Shows a scale label ("2.00x") on every image whose pixels differ from its node's device
-    /// pixels (Texture's image-scaling debug overlay). Set before display.
+    /// pixels (Texture's image-scaling debug overlay). Set before display. Main thread.
     nonisolated(unsafe) public static var showsScalingDebugOverlay = false
 
     /// Creates an empty image node with the placeholder on (light grey until the image is drawn).
@@ -54,7 +54,7 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
             if sizeChanged { setNeedsLayout() }
         }
     }
-    /// A PNG or JPEG file decoded by the display job.
+    /// A PNG or JPEG file decoded by the display job. Setting it clears `image`. Any thread.
     public var imagePath: String? {
         get { lock.withLock { _imagePath } }
         set { lock.withLock { _imagePath = newValue; _image = nil }; setNeedsDisplay() }
@@ -66,13 +66,13 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         set { lock.withLock { _contentMode = newValue }; setNeedsDisplay() }
     }
     /// Unit rect of the image: with a zero size, the anchor `.aspectFill` keeps (default centre);
-    /// otherwise only that part of the image is shown.
+    /// otherwise only that part of the image is shown. Any thread.
     public var cropRect: Rect {
         get { lock.withLock { _cropRect } }
         set { lock.withLock { _cropRect = newValue }; setNeedsDisplay() }
     }
     /// By default an image smaller than the node is not enlarged beyond its own pixels by the
-    /// fitting modes (it would only get blurry); set to enlarge it anyway.
+    /// fitting modes (it would only get blurry); set to enlarge it anyway. Any thread.
     public var forceUpscaling: Bool {
         get { lock.withLock { _forceUpscaling } }
         set { lock.withLock { _forceUpscaling = newValue }; setNeedsDisplay() }
@@ -83,7 +83,7 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _modification } }
         set { lock.withLock { _modification = newValue }; setNeedsDisplay() }
     }
-    /// The last decoding error (a missing or corrupt file shows the placeholder).
+    /// The last decoding error (a missing or corrupt file shows the placeholder). Any thread.
     public var lastError: RasterError? { lock.withLock { _lastError } }
     func recordError(_ e: RasterError?) { lock.withLock { _lastError = e } }
 

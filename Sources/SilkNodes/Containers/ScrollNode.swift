@@ -34,16 +34,17 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
     private var animationTimer: TimerToken?
     private var lastTick = 0.0
     private var drag: (origin: Point, startOffset: Point, tracker: VelocityTracker)?
-    /// The loop whose (possibly virtual) clock drives decelerations and animated scrolls.
+    /// The loop whose (possibly virtual) clock drives decelerations and animated scrolls. Main
+    /// thread (not locked), like the other tuning properties here.
     public var animationLoop: EventLoop?
-    /// Points one arrow key scrolls.
+    /// Points one arrow key scrolls. Main thread.
     public var lineScrollDistance = 40.0
-    /// Wheel deltas (`.wheel` source) are multiplied by this (a click is ~10 points).
+    /// Wheel deltas (`.wheel` source) are multiplied by this (a click is ~10 points). Main thread.
     public var wheelMultiplier = 3.0
     /// How far a drag moves along a scrollable axis before it scrolls (and cancels the touch for
-    /// the node under it).
+    /// the node under it). Main thread.
     public var dragSlop = 10.0
-    /// Called on the main thread after every offset change.
+    /// Called on the main thread after every offset change. Set it on the main thread too.
     public var onScroll: ((ScrollNode) -> Void)?
 
     /// Creates a vertical scroll node with elastic edges; it clips and carries its pan recognizer.
@@ -68,12 +69,13 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _edgeBehavior } }
         set { lock.withLock { _edgeBehavior = newValue } }
     }
-    /// Content size from the layout spec (laid out unbounded along the scrollable directions).
+    /// Content size from the layout spec (laid out unbounded along the scrollable directions). Any
+    /// thread.
     public var automaticallyManagesContentSize: Bool {
         get { lock.withLock { _automaticallyManagesContentSize } }
         set { lock.withLock { _automaticallyManagesContentSize = newValue }; setNeedsLayout() }
     }
-    /// Releases of a drag and flings come to rest on a multiple of the node's size.
+    /// Releases of a drag and flings come to rest on a multiple of the node's size. Any thread.
     public var isPagingEnabled: Bool {
         get { lock.withLock { _isPagingEnabled } }
         set { lock.withLock { _isPagingEnabled = newValue } }
@@ -94,24 +96,25 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         }
     }
 
-    /// The top-left of the viewport in content coordinates (whole points).
+    /// The top-left of the viewport in content coordinates (whole points). Any thread.
     public var contentOffset: Point { boundsOrigin }
 
-    /// The largest offset along each axis (0 when the content fits).
+    /// The largest offset along each axis (0 when the content fits). Any thread.
     public var maximumContentOffset: Point {
         let s = contentSize, b = bounds.size
         return Point(x: max(0, s.width - b.width), y: max(0, s.height - b.height))
     }
 
-    /// Whether the user is dragging the content.
+    /// Whether the user is dragging the content. Main thread.
     public var isDragging: Bool { drag != nil }
-    /// Whether the content is moving on its own (a fling, a spring-back, an animated scroll).
+    /// Whether the content is moving on its own (a fling, a spring-back, an animated scroll). Main
+    /// thread.
     public var isDecelerating: Bool { animationTimer != nil }
 
     // MARK: Scrolling (main thread)
 
     /// Scrolls to `offset`, clamped to the content; `animated`: a critically damped spring on
-    /// `animationLoop`'s clock (about 0.4 s). Stops any motion in progress.
+    /// `animationLoop`'s clock (about 0.4 s). Stops any motion in progress. Main thread.
     public func setContentOffset(_ offset: Point, animated: Bool = false) {
         let clamped = clamp(offset)
         if animated {
@@ -126,7 +129,8 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         }
     }
 
-    /// Scrolls by `delta` points at once (clamped). Returns whether the offset changed.
+    /// Scrolls by `delta` points at once (clamped). Returns whether the offset changed. Main
+    /// thread.
     @discardableResult
     public func scroll(by delta: Point) -> Bool {
         let before = contentOffset
@@ -134,7 +138,7 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         return contentOffset != before
     }
 
-    /// Stops a fling or animation where it is.
+    /// Stops a fling or animation where it is. Main thread.
     public func stopMotion() {
         if let t = animationTimer { (animationLoop ?? EventLoop.main).cancelTimer(t) }
         animationTimer = nil

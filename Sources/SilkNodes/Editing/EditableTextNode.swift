@@ -80,7 +80,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     private var _textVersion: UInt64 = 0
 
     // MARK: Main-thread state
-    /// Draws the text (or the placeholder); moved to scroll.
+    /// Draws the text (or the placeholder); moved to scroll. Main thread, like the caret.
     public let contentNode = EditableTextContentNode()
     /// The caret: a `caretWidth`-wide subnode coloured `caretColor`, shown while editing with an
     /// empty selection and blinking every `caretBlinkInterval`. A layer of its own, so blinking
@@ -89,7 +89,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     private var highlightNodes: [DisplayNode] = []
     /// Whether the node has keyboard focus and takes editing keys. Main thread.
     public private(set) var isEditing = false
-    /// How far the text is scrolled (points; x when single-line, y when multi-line).
+    /// How far the text is scrolled (points; x when single-line, y when multi-line). Main thread.
     public private(set) var scrollOffset = Point.zero
     private var cachedLayout: (version: UInt64, width: Double, secure: Bool, layout: TextLayout)?
     private var blinkTimer: TimerToken?
@@ -118,44 +118,50 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Configuration (any thread)
 
-    /// The text. Setting it from code puts the caret at the end and clears undo.
+    /// The edited text with its attributes. Setting it from code puts the caret at the end, clears
+    /// undo and does not call the delegate. Any thread.
     public var attributedText: AttributedText {
         get { lock.withLock { _editor.text } }
         set { lock.withLock { _editor.setText(newValue); _textVersion &+= 1 }; textChangedFromCode() }
     }
-    /// The text as a plain string.
+    /// The text as a plain string. Any thread.
     public var text: String { lock.withLock { _editor.string } }
-    /// Shown, in its own attributes, while the text is empty.
+    /// Shown, in its own attributes, while the text is empty. Any thread.
     public var attributedPlaceholderText: AttributedText? {
         get { lock.withLock { _placeholder } }
         set { lock.withLock { _placeholder = newValue }; textChangedFromCode() }
     }
-    /// The attributes of typed text (reset to those before the caret when the caret moves).
+    /// The attributes of typed text (reset to those before the caret when the caret moves). Any
+    /// thread.
     public var typingAttributes: TextAttributes {
         get { lock.withLock { _editor.typingAttributes } }
         set { lock.withLock { _editor.typingAttributes = newValue }; textChangedFromCode() }
     }
-    /// Space between the node's edges and the text.
+    /// Space between the node's edges and the text. In points (default 8 top and bottom, 10 at the
+    /// sides). Any thread.
     public var textContainerInset: EdgeInsets {
         get { lock.withLock { _inset } }
         set { lock.withLock { _inset = newValue }; textChangedFromCode() }
     }
-    /// Multi-line: the node grows with its lines up to this many (0: no limit), then scrolls.
+    /// Multi-line: the node grows with its lines up to this many (0: no limit), then scrolls. Any
+    /// thread.
     public var maximumLinesShown: Int {
         get { lock.withLock { _maximumLinesShown } }
         set { lock.withLock { _maximumLinesShown = max(0, newValue) }; textChangedFromCode() }
     }
-    /// Wrap lines and take Enter as a line break (default false: one line, Enter submits).
+    /// Wrap lines and take Enter as a line break (default false: one line, Enter submits). Any
+    /// thread.
     public var isMultiline: Bool {
         get { lock.withLock { _isMultiline } }
         set { lock.withLock { _isMultiline = newValue; _textVersion &+= 1 }; textChangedFromCode() }
     }
-    /// Show a bullet per character; copying and cutting are refused; words are not told apart.
+    /// Show a bullet per character; copying and cutting are refused; words are not told apart. Any
+    /// thread.
     public var isSecureTextEntry: Bool {
         get { lock.withLock { _isSecure } }
         set { lock.withLock { _isSecure = newValue; _textVersion &+= 1 }; textChangedFromCode() }
     }
-    /// When false the node shows its text but neither takes focus nor edits.
+    /// When false the node shows its text but neither takes focus nor edits. Any thread.
     public var isEditable: Bool {
         get { lock.withLock { _isEditable } }
         set { lock.withLock { _isEditable = newValue } }
@@ -177,14 +183,15 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _delegate } }
         set { lock.withLock { _delegate = newValue } }
     }
-    /// The selection in characters (grapheme clusters); empty: the caret.
+    /// The selection in characters (grapheme clusters); empty: the caret. Setting it from code does
+    /// not call the delegate. Any thread.
     public var selectedRange: Range<Int> {
         get { lock.withLock { _editor.selectedRange } }
         set { lock.withLock { _editor.select(range: newValue) }; onPassThread { [self] in refresh() } }
     }
     /// The selection with its direction (anchor and head, in characters). Any thread.
     public var selection: TextSelection { lock.withLock { _editor.selection } }
-    /// A copy of the editing model (text, selection, undo history).
+    /// A copy of the editing model (text, selection, undo history). Any thread.
     public var editor: TextEditor { lock.withLock { _editor } }
 
     /// Focusable while `isEditable`.
@@ -271,7 +278,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         lock.withLock { _isSecure ? max(0, min(i, _editor.characterCount)) : _editor.characterIndex(ofScalar: i) }
     }
 
-    /// The caret rectangle of character index `i` in the content node's coordinates.
+    /// The caret rectangle of character index `i` in the content node's coordinates. Main thread.
     public func caretRect(forCharacter i: Int) -> Rect {
         let layout = textLayout
         if let r = layout.caretRect(at: displayIndex(ofCharacter: i)) {
@@ -283,7 +290,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         return Rect(x: x, y: 0, width: Self.caretWidth, height: m.height)
     }
 
-    /// The character index nearest to `point` (this node's coordinates).
+    /// The character index nearest to `point` (this node's coordinates). Main thread.
     public func characterIndex(at point: Point) -> Int {
         let inset = textContainerInset
         let p = Point(x: point.x - inset.left + scrollOffset.x, y: point.y - inset.top + scrollOffset.y)
@@ -435,7 +442,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     // MARK: Editing (main thread)
 
     /// Performs an editing command as if its key was pressed (the on-screen keyboard does this).
-    /// Returns whether the node handled it.
+    /// Returns whether the node handled it. The delegate is asked and told as for typed keys. Main
+    /// thread.
     @discardableResult
     public func perform(_ command: TextEditingCommand) -> Bool {
         guard isEditable else { return false }

@@ -36,9 +36,10 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
         case page(Page)
     }
 
-    /// The field keys type into (set by `KeyboardAvoidingNode` when editing begins).
+    /// The field keys type into (set by `KeyboardAvoidingNode` when editing begins). Main thread.
     public weak var target: EditableTextNode?
-    /// Called after each key with its action (for logs and tests).
+    /// Called after each key with its action (for logs and tests). Called and set on the main
+    /// thread.
     public var keyTyped: ((KeyAction) -> Void)?
 
     /// The page shown. Main thread.
@@ -125,7 +126,7 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
         }
     }
 
-    /// The buttons of the page shown, row by row (for tests and the demo's key map).
+    /// The buttons of the page shown, row by row (for tests and the demo's key map). Main thread.
     public var visibleKeys: [(action: KeyAction, button: ButtonNode)] { (keys[page] ?? []).flatMap { $0 } }
 
     /// Acts as if the key was tapped. Main thread.
@@ -186,10 +187,11 @@ public final class KeyboardAvoidingNode: DisplayNode, EditingHost, @unchecked Se
     public let keyboard = KeyboardNode()
     private let viewport = ScrollingViewportNode()
     /// The keyboard's height as a fraction of this node's height (at most `maximumKeyboardHeight`).
+    /// Main thread (not locked).
     public var keyboardHeightFraction = 0.42
     /// The keyboard's greatest height in points (default 320). Main thread.
     public var maximumKeyboardHeight = 320.0
-    /// Called when the keyboard shows or hides (for logs).
+    /// Called when the keyboard shows or hides (for logs). Called and set on the main thread.
     public var keyboardVisibilityChanged: ((Bool) -> Void)?
     /// Whether the keyboard is shown now. Main thread.
     public private(set) var isKeyboardShown = false
