@@ -89,7 +89,8 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
     /// Identifies an added target, for `removeTarget(_:)`.
     public struct TargetToken: Hashable, Sendable { let id: UInt64 }
 
-    /// Shows every control's hit area as a translucent tint (see `HitTestDebugOverlay.swift`).
+    /// Shows every control's hit area as a translucent tint (see `HitTestDebugOverlay.swift`). Set
+    /// on the main thread.
     nonisolated(unsafe) public static var showsHitTestDebugOverlay = false
     /// The tint of `showsHitTestDebugOverlay` (default translucent green). Set on the main thread.
     nonisolated(unsafe) public static var hitTestDebugOverlayColor = Color(red: 0, green: 0.8, blue: 0.3, alpha: 0.35)
@@ -159,7 +160,7 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
         }
     }
     /// How far (points) a tracked touch may stray beyond the hit area and still count as inside
-    /// (UIKit: 25 on an iPad, 70 on a phone). Default 25.
+    /// (UIKit: 25 on an iPad, 70 on a phone). Default 25. Any thread.
     public var trackingMargin: Double {
         get { lock.withLock { _trackingMargin } }
         set { lock.withLock { _trackingMargin = max(0, newValue) } }
@@ -194,7 +195,8 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
     /// Removes every target. Any thread.
     public func removeAllTargets() { lock.withLock { _targets.removeAll() } }
 
-    /// Calls the targets of each of `events`, event by event in declaration order.
+    /// Calls the targets of each of `events`, event by event in declaration order. Call it on the
+    /// main thread: targets run on the calling thread, and expect the main one.
     public func sendActions(for events: ControlEvents) {
         let targets = lock.withLock { _targets }
         for (single, _) in ControlEvents.names where events.contains(single) {

@@ -103,7 +103,8 @@ public final class NodePass {
         NodeScheduler.shared.adoptCurrentThreadAsPassThread()
     }
 
-    /// Runs one pass if anything changed. Returns whether it did any work.
+    /// Runs one pass if anything changed. Returns whether it did any work. Pass thread: the
+    /// window's observer calls it each loop iteration.
     @discardableResult
     public func run() -> Bool {
         NodeScheduler.shared.adoptCurrentThreadAsPassThread()

@@ -52,6 +52,7 @@ open class TextNode: DisplayNode, @unchecked Sendable {
         set { lock.withLock { _text = newValue; _measured = nil }; setNeedsLayout(); setNeedsDisplay() }
     }
     /// Shown at the end (or start, middle) of truncated text; nil: "…" in the text's attributes.
+    /// Any thread.
     public var truncationAttributedText: AttributedText? {
         get { lock.withLock { _truncationToken } }
         set { lock.withLock { _truncationToken = newValue; _measured = nil }; setNeedsLayout(); setNeedsDisplay() }
@@ -85,13 +86,14 @@ open class TextNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _linkLongPressed } }
         set { lock.withLock { _linkLongPressed = newValue } }
     }
-    /// Whether touching a link highlights it (default: yes).
+    /// Whether touching a link highlights it (default: yes). Called on the main thread; any thread
+    /// may set it.
     public var shouldHighlightLink: (@Sendable (String) -> Bool)? {
         get { lock.withLock { _shouldHighlightLink } }
         set { lock.withLock { _shouldHighlightLink = newValue } }
     }
 
-    /// The layout at the current bounds (measuring if needed).
+    /// The layout at the current bounds (measuring if needed). Any thread.
     public var textLayout: TextLayout { layout(forWidth: bounds.width > 0 ? bounds.width : .infinity) }
     /// Whether the text at the current width was cut to fit `maximumNumberOfLines`. Measures if
     /// needed; any thread.
@@ -100,7 +102,7 @@ open class TextNode: DisplayNode, @unchecked Sendable {
     /// thread.
     public var lineCount: Int { textLayout.lineCount }
 
-    /// The link under `point` (node coordinates), if any.
+    /// The link under `point` (node coordinates), if any. Any thread.
     public func link(at point: Point) -> String? { textLayout.link(at: point)?.url }
 
     /// What a layout is computed from, captured under the lock (a value: safe on any thread).
@@ -140,10 +142,10 @@ open class TextNode: DisplayNode, @unchecked Sendable {
     }
 
     /// Distance from the top to the first line's baseline at the current width, in points (for
-    /// `alignItems: .baselineFirst` in a stack).
+    /// `alignItems: .baselineFirst` in a stack). Any thread.
     public var firstBaseline: Double { textLayout.firstBaseline }
     /// Distance from the top to the last line's baseline at the current width, in points (for
-    /// `alignItems: .baselineLast`).
+    /// `alignItems: .baselineLast`). Any thread.
     public var lastBaseline: Double { textLayout.lastBaseline }
 
     struct Parameters: Sendable {

@@ -47,7 +47,7 @@ open class CellNode: DisplayNode, @unchecked Sendable {
     /// Called after `isSelected` or `isHighlighted` changed, on the thread that changed it.
     open func stateDidChange() {}
 
-    /// The container showing this cell, while it is attached.
+    /// The container showing this cell, while it is attached. Any thread.
     public var container: CollectionNode? { lock.withLock { _container } }
     func setContainer(_ c: CollectionNode?) { lock.withLock { _container = c } }
 

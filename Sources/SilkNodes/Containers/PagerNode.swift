@@ -14,7 +14,7 @@ open class PagerNode: CollectionNode, @unchecked Sendable {
         edgeBehavior = .elastic
     }
 
-    /// The page nearest the current offset.
+    /// The page nearest the current offset. Any thread.
     public var currentPageIndex: Int {
         let w = bounds.width
         guard w > 0 else { return 0 }
@@ -24,7 +24,7 @@ open class PagerNode: CollectionNode, @unchecked Sendable {
     /// Pages in the model: the items of every section. Main thread.
     public var numberOfPages: Int { (0..<numberOfSections).reduce(0) { $0 + numberOfItems(inSection: $1) } }
 
-    /// Scrolls to page `index` (clamped).
+    /// Scrolls to page `index` (clamped). Main thread.
     public func scrollToPage(at index: Int, animated: Bool) {
         let n = numberOfPages
         guard n > 0 else { return }

@@ -44,7 +44,7 @@ open class GestureRecognizer: @unchecked Sendable {
     /// Where recognition stands for the current touches; back to `.possible` in `reset()`. Main
     /// thread.
     public internal(set) var state: State = .possible
-    /// The touches being watched, latest values.
+    /// The touches being watched, latest values. Main thread.
     public internal(set) var touches: [Touch] = []
     var actionFired = false
 
@@ -52,7 +52,7 @@ open class GestureRecognizer: @unchecked Sendable {
     /// with `DisplayNode.addGestureRecognizer(_:)`. Any thread.
     public init(action: (@Sendable (GestureRecognizer) -> Void)? = nil) { _action = action }
 
-    /// The node this recognizer is attached to.
+    /// The node this recognizer is attached to. Any thread.
     public var node: DisplayNode? { lock.withLock { _node } }
     func attach(to node: DisplayNode) { lock.withLock { _node = node } }
 
@@ -62,7 +62,8 @@ open class GestureRecognizer: @unchecked Sendable {
         get { lock.withLock { _isEnabled } }
         set { lock.withLock { _isEnabled = newValue } }
     }
-    /// Whether recognizing cancels the touches for the node that took them (default true).
+    /// Whether recognizing cancels the touches for the node that took them (default true). Any
+    /// thread.
     public var cancelsTouchesInView: Bool {
         get { lock.withLock { _cancelsTouchesInView } }
         set { lock.withLock { _cancelsTouchesInView = newValue } }
@@ -72,33 +73,35 @@ open class GestureRecognizer: @unchecked Sendable {
         get { lock.withLock { _action } }
         set { lock.withLock { _action = newValue } }
     }
-    /// Whether a touch beginning on a control inside this recognizer's node is left to the
-    /// control. Default false; single taps say true.
+    /// Whether a touch beginning on a control inside this recognizer's node is left to the control.
+    /// Default false; single taps say true. Read on the main thread.
     open var yieldsToControls: Bool { false }
 
-    /// Where the (first) touch is, in `node`'s coordinates (nil: the window's).
+    /// Where the (first) touch is, in `node`'s coordinates (nil: the window's). Main thread.
     public func location(in node: DisplayNode?) -> Point? { touches.first?.location(in: node) }
 
     // MARK: Subclass API (main thread)
 
-    /// A watched touch began (`touches` already includes it).
+    /// A watched touch began (`touches` already includes it). Main thread, like every subclass hook
+    /// here.
     open func touchBegan(_ touch: Touch) {}
-    /// A watched touch moved (also after recognizing: continuous gestures follow it here).
+    /// A watched touch moved (also after recognizing: continuous gestures follow it here). Main
+    /// thread.
     open func touchMoved(_ touch: Touch) {}
-    /// A watched touch lifted.
+    /// A watched touch lifted. Main thread.
     open func touchEnded(_ touch: Touch) {}
-    /// A watched touch was cancelled. Default: `fail()`.
+    /// A watched touch was cancelled. Default: `fail()`. Main thread.
     open func touchCancelled(_ touch: Touch) { fail() }
-    /// The input clock reached `now` (at least `deadline`, if there is one).
+    /// The input clock reached `now` (at least `deadline`, if there is one). Main thread.
     open func tick(now: Double) {}
-    /// When the recognizer next needs `tick(now:)`, if ever.
+    /// When the recognizer next needs `tick(now:)`, if ever. Read on the main thread.
     open var deadline: Double? { nil }
-    /// All watched touches are gone: get ready for the next gesture. Call super.
+    /// All watched touches are gone: get ready for the next gesture. Call super. Main thread.
     open func reset() { state = .possible; touches = []; actionFired = false }
 
-    /// Subclasses call this when the gesture happened.
+    /// Subclasses call this when the gesture happened. Main thread.
     public func recognize() { if state == .possible { state = .recognized } }
-    /// Subclasses call this when the touches cannot be this gesture.
+    /// Subclasses call this when the touches cannot be this gesture. Main thread.
     public func fail() { if state == .possible { state = .failed } }
 }
 
@@ -121,7 +124,7 @@ public final class TapGestureRecognizer: GestureRecognizer, @unchecked Sendable 
         get { lock.withLock { _maximumDuration } }
         set { lock.withLock { _maximumDuration = newValue } }
     }
-    /// The tap count (`Touch.tapCount`) that recognizes: 2 for a double tap.
+    /// The tap count (`Touch.tapCount`) that recognizes: 2 for a double tap. Any thread.
     public var numberOfTapsRequired: Int {
         get { lock.withLock { _numberOfTapsRequired } }
         set { lock.withLock { _numberOfTapsRequired = max(1, newValue) } }

@@ -42,11 +42,12 @@ public final class InputDispatcher {
     public let rootNode: DisplayNode
     /// Recognition thresholds; change them between events. Main thread.
     public var configuration: Configuration
-    /// The input clock: the latest event timestamp or `tick(now:)`.
+    /// The input clock: the latest event timestamp or `tick(now:)`. Main thread.
     public private(set) var now: Double = -.infinity
-    /// The node with keyboard focus (see `focus(_:showsRing:)`, `moveFocus(forward:)`).
+    /// The node with keyboard focus (see `focus(_:showsRing:)`, `moveFocus(forward:)`). Main
+    /// thread.
     public internal(set) weak var focusedNode: DisplayNode?
-    /// Where the pointer last was (window coordinates), nil after it left.
+    /// Where the pointer last was (window coordinates), nil after it left. Main thread.
     public private(set) var pointerLocation: Point?
 
     final class ActiveTouch {
@@ -71,10 +72,10 @@ public final class InputDispatcher {
         self.configuration = configuration
     }
 
-    /// Touches currently down (fingers, and the pointer while a touch button is held).
+    /// Touches currently down (fingers, and the pointer while a touch button is held). Main thread.
     public var activeTouches: [Touch] { active.values.map(\.touch).sorted { $0.startTimestamp < $1.startTimestamp } }
 
-    /// The frontmost node at a window location that takes touches.
+    /// The frontmost node at a window location that takes touches. Main thread.
     public func hitTest(_ point: Point) -> DisplayNode? {
         let f = rootNode.frame
         return rootNode.hitTest(Point(x: point.x - f.minX, y: point.y - f.minY))
@@ -129,8 +130,8 @@ public final class InputDispatcher {
         updateDebugOverlay()
     }
 
-    /// When `tick(now:)` must next be called (a long press or tap timing out), nil when nothing
-    /// is pending.
+    /// When `tick(now:)` must next be called (a long press or tap timing out), nil when nothing is
+    /// pending. Main thread.
     public var nextDeadline: Double? {
         var d: Double? = nil
         for a in active.values {
@@ -140,7 +141,7 @@ public final class InputDispatcher {
         return d
     }
 
-    /// Cancels every touch in progress (the window lost the seat, a modal took over).
+    /// Cancels every touch in progress (the window lost the seat, a modal took over). Main thread.
     public func cancelAllTouches() {
         for source in Array(active.keys) { touchCancelled(source, event: nil) }
     }
