@@ -124,7 +124,7 @@ public final class ImageCache: @unchecked Sendable {
 
     // MARK: Memory
 
-    /// The bytes from the memory tier (marks them recently used).
+    /// The bytes from the memory tier (marks them recently used). Cheap; any thread.
     public func memoryData(for url: URL) -> Data? {
         let key = Self.key(for: url)
         return lock.withLock {
@@ -148,11 +148,13 @@ public final class ImageCache: @unchecked Sendable {
     // MARK: Disk
 
     /// The file the disk tier uses for `url` (whether or not it exists); nil without a disk tier.
+    /// Any thread.
     public func filePath(for url: URL) -> String? {
         directory.map { $0 + "/" + Self.key(for: url) }
     }
 
     /// Reads `url`'s bytes from disk (blocking), promoting them into memory. Marks the file used.
+    /// Any thread but the main one.
     public func diskData(for url: URL) -> Data? {
         guard let directory, prepareDisk() else { return nil }
         let key = Self.key(for: url)
@@ -171,7 +173,8 @@ public final class ImageCache: @unchecked Sendable {
         return data
     }
 
-    /// Stores `data` in memory and (blocking) on disk. Data over `maxEntryBytes` is not cached.
+    /// Stores `data` in memory and (blocking) on disk. Data over `maxEntryBytes` is not cached. Any
+    /// thread but the main one when `toDisk`.
     public func store(_ data: Data, for url: URL, toDisk: Bool = true) {
         guard data.count <= maxEntryBytes else { return }
         let key = Self.key(for: url)
@@ -191,7 +194,7 @@ public final class ImageCache: @unchecked Sendable {
         evictFromDisk(directory: directory)
     }
 
-    /// Empties the memory tier (and the disk tier's files, when `includingDisk`).
+    /// Empties the memory tier (and the disk tier's files, when `includingDisk`). Any thread.
     public func removeAll(includingDisk: Bool = false) {
         let keys = lock.withLock { () -> [String] in
             memory = LRUList()

@@ -106,8 +106,8 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         session = URLSession(configuration: c, delegate: self, delegateQueue: delegateQueue)
     }
 
-    /// Stops every download and releases the session (the session keeps its delegate alive
-    /// until then). The shared downloader lives as long as the process.
+    /// Stops every download and releases the session (the session keeps its delegate alive until
+    /// then). The shared downloader lives as long as the process. Any thread.
     public func invalidate() {
         let tasks = lock.withLock { () -> [URLSessionDataTask] in
             let t = jobs.values.compactMap(\.task)

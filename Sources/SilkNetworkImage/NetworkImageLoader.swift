@@ -55,7 +55,8 @@ public final class NetworkImageLoader: @unchecked Sendable {
     }
 
     /// Loads `url`. A memory hit calls `handler` with `.finished(_, .memory)` before returning;
-    /// everything else arrives later on other threads, in order, and stops after `cancel()`.
+    /// everything else arrives later on other threads, in order, and stops after `cancel()`. Any
+    /// thread.
     @discardableResult
     public func load(_ url: URL, handler: @escaping @Sendable (Event) -> Void) -> Load {
         let load = Load()
@@ -84,12 +85,13 @@ public final class NetworkImageLoader: @unchecked Sendable {
         return load
     }
 
-    /// Caches bytes that decoded successfully (memory now, disk on the I/O queue).
+    /// Caches bytes that decoded successfully (memory now, disk on the I/O queue). Any thread.
     public func store(_ data: Data, for url: URL) {
         cache.store(data, for: url, toDisk: false)
         ioQueue.async { [cache] in cache.store(data, for: url) }
     }
 
-    /// Waits until queued disk writes are done (tests, and before a process exits).
+    /// Waits until queued disk writes are done (tests, and before a process exits). Blocks: not
+    /// from the I/O queue itself.
     public func flush() { ioQueue.sync {} }
 }

@@ -87,8 +87,8 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
         super.init()
     }
 
-    /// The image's address (http or https). Setting it cancels the current load, shows the
-    /// default image, and starts loading if the node is in the preload range.
+    /// The image's address (http or https). Setting it cancels the current load, shows the default
+    /// image, and starts loading if the node is in the preload range. Any thread.
     public var url: URL? {
         get { lock.withLock { _url } }
         set {
@@ -105,7 +105,7 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
         }
     }
 
-    /// Shown until the image arrives and after a failure.
+    /// Shown until the image arrives and after a failure. Any thread.
     public var defaultImage: Bitmap? {
         get { lock.withLock { _defaultImage } }
         set {
@@ -127,7 +127,7 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
         set { lock.withLock { _delegate = newValue } }
     }
 
-    /// Show progressive JPEG refinements while the file downloads (default true).
+    /// Show progressive JPEG refinements while the file downloads (default true). Any thread.
     public var shouldRenderProgressImages: Bool {
         get { lock.withLock { _shouldRenderProgressImages } }
         set { lock.withLock { _shouldRenderProgressImages = newValue } }
@@ -139,7 +139,7 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
     // MARK: Interface state (main thread)
 
     /// Starts loading `url` at the window's scale (memory, then disk, then network). Subclasses
-    /// call `super`.
+    /// call `super`. Main thread.
     open override func didEnterPreloadState() {
         super.didEnterPreloadState()
         let scale = displayScale
@@ -148,7 +148,7 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
     }
 
     /// Cancels the load and releases the decoded image (the bytes stay cached), showing the default
-    /// image again. Subclasses call `super`.
+    /// image again. Subclasses call `super`. Main thread.
     open override func didExitPreloadState() {
         super.didExitPreloadState()
         let (stale, defaultImage, hadImage) = lock.withLock { () -> (NetworkImageLoader.Load?, Bitmap?, Bool) in
