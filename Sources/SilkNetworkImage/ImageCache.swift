@@ -80,11 +80,13 @@ public final class ImageCache: @unchecked Sendable {
 
     private enum DiskState { case unprepared, ready, disabled }
 
-    /// A cache of at most `memoryLimit` bytes in memory and `diskLimit` bytes on disk, skipping
-    /// entries over `maxEntryBytes`. The disk tier is prepared (directory checked, leftovers
-    /// removed) on first use, not here.
+    /// A two-tier cache. The disk tier is prepared (directory checked, leftovers removed) on
+    /// first use, not here. Any thread.
     ///
     /// - Parameters:
+    ///   - memoryLimit: encoded bytes kept in memory at most (default 32 MiB).
+    ///   - diskLimit: bytes of files kept on disk at most (default 128 MiB).
+    ///   - maxEntryBytes: images larger than this are not cached (default 16 MiB).
     ///   - directory: the disk tier's folder; `ImageCache.defaultDirectory()` by default, nil
     ///     for memory only.
     ///   - log: where the one-line "disk cache disabled" message goes (stderr by default).
