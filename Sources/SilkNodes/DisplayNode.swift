@@ -621,7 +621,6 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         }
     }
 
-    /// Publishes a display result (main thread, from the committer).
     /// Why the last display job produced nothing (its `draw` threw, or its bitmap could not
     /// be allocated); nil after a successful draw. The node shows nothing or its placeholder.
     public var lastDisplayError: String? { lock.withLock { _lastDisplayError } }
@@ -641,6 +640,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         return error != nil
     }
 
+    /// Publishes a display result (main thread, from the committer).
     func _applyDisplayResult(_ contents: Bitmap?, scale: Double) {
         guard let layer else { return }
         let fade = placeholderEnabled ? placeholderFadeDuration : 0
