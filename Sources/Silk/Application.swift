@@ -12,7 +12,8 @@ import SilkRunLoop
 @MainActor
 public final class Application {
     /// The main event loop (`EventLoop.main`) that `run()` drives: add timers, file sources and
-    /// observers to it from the main thread. Node passes, commits and frames all run from it.
+    /// observers to it from the main thread. Node passes and layer commits run from it; frames are
+    /// composited on each window's render thread.
     public let loop: EventLoop
     /// The windows opened with `makeWindow`, in the order they were opened; `run()` closes them
     /// all when the loop ends.
