@@ -163,7 +163,7 @@ public struct FlowLayout: CollectionLayout {
     /// One full-width column without spacing: a table.
     public static let list = FlowLayout(columns: 1, itemSpacing: 0, lineSpacing: 0, sectionInsets: EdgeInsets())
 
-    /// Vertical.
+    /// Always `.vertical`: rows follow each other downwards.
     public var scrollableDirections: ScrollDirections { .vertical }
 
     /// The number of columns for a viewport: `columns`, or as many as fit `minimumColumnWidth` (at
@@ -218,7 +218,7 @@ public struct FlowLayout: CollectionLayout {
 public struct PagerLayout: CollectionLayout {
     /// The pager layout (it has no options).
     public init() {}
-    /// Horizontal.
+    /// Always `.horizontal`: pages follow each other to the right.
     public var scrollableDirections: ScrollDirections { .horizontal }
     /// Exactly the viewport: a page fills the container.
     public func constrainedSize(forItemAt path: ItemPath, viewport: Size) -> SizeRange { SizeRange(exactly: viewport) }

@@ -170,7 +170,7 @@ public struct TextEditor: Sendable {
 
     // MARK: Reading
 
-    /// The plain text.
+    /// The text without its attributes.
     public var string: String { text.string }
     /// Characters (grapheme clusters) in the text.
     public var characterCount: Int { boundaries.count - 1 }
