@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkInput", "SilkSystem", "SilkTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkSystem", "SilkTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster"], swiftSettings: strict),
+        .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster", "SilkRunLoop", "SilkSystem"], swiftSettings: strict),
         .testTarget(name: "SilkNetworkImageTests",
                     dependencies: ["SilkNetworkImage", "SilkDemoServer", "SilkNodes", "SilkRaster", "SilkScenes", "SilkSystem", "SilkTestSupport"],
                     resources: [.copy("Golden")], swiftSettings: strict),

@@ -11,11 +11,20 @@ import SilkRunLoop
 /// they end `run()` in order: `.exit` observers run — restore consoles there — then windows close).
 @MainActor
 public final class Application {
+    /// The main event loop (`EventLoop.main`) that `run()` drives: add timers, file sources and
+    /// observers to it from the main thread. Node passes and layer commits run from it; frames are
+    /// composited on each window's render thread.
     public let loop: EventLoop
+    /// The windows opened with `makeWindow`, in the order they were opened; `run()` closes them
+    /// all when the loop ends.
     public private(set) var windows: [Window] = []
+    /// The backend asked for at creation. With `.auto`, each window's choice (and why) is reported
+    /// to `makeWindow`'s `explanation`.
     public let backend: Backend
     /// Framebuffer device, rotation, pacing and evdev input options (used by `fbdev` and `auto`).
     public var framebufferOptions = FramebufferOptions()
+    /// Evdev input options for the framebuffer backend (the device directory, grabbing devices,
+    /// touch calibration); Wayland and headless windows ignore them. Set before `makeWindow`.
     public var inputOptions = InputOptions()
     /// Whether the framebuffer backend switches the console to graphics mode (and back).
     public var takesConsole = true
@@ -25,7 +34,11 @@ public final class Application {
     /// What `run()` does besides running the loop: a screenshot, a time limit.
     public let launchOptions: LaunchOptions
 
-    /// An application on `backend`. Apps that read their own command line start here.
+    /// Creates the application on `backend` (apps that read their own command line start
+    /// here; `Application()` reads the standard options instead), blocking SIGINT and SIGTERM
+    /// for every thread started afterwards so they reach the loop as events (`signalfd`)
+    /// instead of killing the process mid-frame. Call it on the main thread before starting any
+    /// other thread.
     public init(backend: Backend) {
         EventLoop.installSignalHandling()
         loop = EventLoop.main
@@ -110,6 +123,8 @@ public final class Application {
         return reason
     }
 
+    /// Stops the main loop: `run()` returns after the current iteration and closes the windows.
+    /// Main thread; a window's close request (`xdg_toplevel.close`) calls it.
     public func quit() { loop.stop() }
 
     /// Ends the app because its backend failed: prints `silk: message` to stderr at once, stops

@@ -5,26 +5,42 @@ import SilkRender
 import SilkWayland
 import SilkFramebuffer
 
-/// Where frames go.
+/// Where a window's frames go and its input comes from: a Wayland compositor, the Linux framebuffer
+/// with evdev, or memory. The raw values are the names a command line or a configuration file uses
+/// (`auto`, `wayland`, `fbdev`, `headless`).
 public enum Backend: String, Sendable, CaseIterable {
     /// Wayland if `WAYLAND_DISPLAY` is set, else a usable `/dev/fb0`, else headless.
     case auto
+    /// A Wayland toplevel (`xdg_shell`) on the compositor named by `WAYLAND_DISPLAY` (`wayland-0`
+    /// when unset); fails rather than falling back.
     case wayland
+    /// The Linux framebuffer (`/dev/fbN`, or `$SILK_FBDEV`), with evdev input and the console
+    /// switched to graphics mode; the window fills the screen. Fails rather than falling back.
     case fbdev
+    /// No display: frames are composited into memory on a virtual or real 60 Hz clock (tests,
+    /// snapshots, CI).
     case headless
 }
 
 /// Why a backend could not be opened: one line for the user, naming the device or socket.
 public struct BackendError: Error, CustomStringConvertible, Sendable {
+    /// The message for the user, naming the device or socket and what went wrong.
     public let description: String
+    /// Creates an error with the user-facing `description`.
     public init(_ description: String) { self.description = description }
 }
 
 /// How a window presents itself where the backend has windows (Wayland); ignored elsewhere.
 public struct WindowOptions: Sendable {
+    /// The window title (`xdg_toplevel.set_title`).
     public var title = "Silk"
+    /// The application ID (`xdg_toplevel.set_app_id`): compositors match it to a `.desktop` file
+    /// and window rules, so use your app's reverse-DNS name.
     public var appID = "org.silk.Silk"
+    /// The smallest size, in points, the compositor may give the window
+    /// (`xdg_toplevel.set_min_size`); nil leaves it to the compositor.
     public var minimumSize: Size?
+    /// Asks the compositor to maximize the window when it opens (`xdg_toplevel.set_maximized`).
     public var maximized = false
     /// Fill the output (`xdg_toplevel.set_fullscreen`): kiosks under cage.
     public var fullscreen = false
@@ -33,12 +49,15 @@ public struct WindowOptions: Sendable {
     /// Wayland: seconds each start-up wait on the compositor may take (a silent compositor is
     /// an error after this, not a hang).
     public var compositorTimeout: Double = 10
+    /// Options with the defaults: titled "Silk", not maximized, not fullscreen, opaque.
     public init() {}
 }
 
 /// The outcome of backend selection: the presenter to use and, for `auto`, why.
 public struct BackendChoice {
+    /// The opened presenter, ready for a `Window`.
     public let presenter: any Presenter
+    /// The backend actually opened (`.auto` resolved to `.wayland`, `.fbdev` or `.headless`).
     public let backend: Backend
     /// Human-readable reasoning ("WAYLAND_DISPLAY is not set; /dev/fb0: …; using headless").
     public let explanation: String

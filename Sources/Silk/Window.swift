@@ -17,11 +17,19 @@ import SilkSystem
 /// on the presenter's clock. Main thread, except where a member says otherwise.
 @MainActor
 public final class Window: PresenterEventHandler {
+    /// The layer the presenter shows, filling the window and painted with its background colour. A
+    /// root node's layers are added under it; main thread only, like every `Layer`.
     public let rootLayer = Layer()
+    /// Where the window's frames go (a Wayland surface, the framebuffer, or memory when headless).
+    /// The render thread owns the presenting; read its size and scale here.
     public let presenter: any Presenter
+    /// The window's render thread: composites committed layer snapshots and presents them on the
+    /// presenter's clock (thread `silk.render`).
     public let renderThread: RenderThread
     /// Size in points (changes when the presenter's output is resized: see `resize(to:scale:)`).
     public private(set) var size: Size
+    /// Device pixels per point (a Wayland output's integer or fractional scale; 1 on the
+    /// framebuffer unless set). Changes with `resize(to:scale:)`.
     public private(set) var scale: Double
     /// Called on the main thread after `resize(to:scale:)` (apps relayout content that depends
     /// on the window size).
@@ -163,7 +171,7 @@ public final class Window: PresenterEventHandler {
     /// Hands the current tree to the render thread if anything changed since the last commit.
     /// Called by the loop's observer; call it directly only outside a running loop (tests).
     @discardableResult
-    public func commitIfNeeded() -> Bool {
+    func commitIfNeeded() -> Bool {
         let snapshot = rootLayer.snapshot()
         guard snapshot !== lastCommitted else { return false }
         lastCommitted = snapshot
@@ -228,14 +236,25 @@ public final class Window: PresenterEventHandler {
 
     // MARK: PresenterEventHandler
 
+    /// Resizes the window to what the presenter now shows: see `resize(to:scale:)`. Main thread.
     public func presenterDidResize(to size: Size, scale: Double) { resize(to: size, scale: scale) }
+    /// Delivers the presenter's input event to the node tree: see `handle(_:)`. Main thread.
     public func presenterDidReceive(_ event: InputEvent) { handle(event) }
+    /// The user asked to close the window: the application quits. Main thread.
     public func presenterDidRequestClose() { closeRequested?() }
+    /// The backend failed for good: the application ends with `message` and a non-zero exit (a
+    /// window without an application prints it and stops the loop). Main thread.
     public func presenterDidFail(_ message: String) {
         if let backendFailed { backendFailed(message) } else { logger.critical("\(message)"); loop.stop() }
     }
+    /// The layer the framebuffer backend puts its software cursor in: the root layer, above the
+    /// root node's layers.
     public var overlayHostLayer: Layer { rootLayer }
+    /// Why the render thread stopped (a presenter error), if it did; backends poll it to end the
+    /// app with a message.
     public var renderFailure: (any Error)? { renderThread.error }
+    /// The backend is about to give the display back (console restore on the framebuffer): the
+    /// window closes, so no frame is presented after it.
     public func presenterWillShutDown() { close() }
 
     // MARK: Frames and closing

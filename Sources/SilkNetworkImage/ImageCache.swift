@@ -4,7 +4,12 @@ import SilkSystem
 
 /// Where an image's bytes came from.
 public enum ImageSource: String, Sendable, Equatable {
-    case memory, disk, network
+    /// The memory tier: no I/O, only the decode.
+    case memory
+    /// The disk tier (`ImageCache.directory`).
+    case disk
+    /// Downloaded now.
+    case network
 }
 
 /// The two-tier cache of downloaded image *bytes* (still encoded): a memory tier bounded by
@@ -29,17 +34,37 @@ public enum ImageSource: String, Sendable, Equatable {
 /// Thread-safe: memory lookups are cheap and may run anywhere; disk calls block (call them off
 /// the main thread — `NetworkImageLoader` uses its own queue).
 public final class ImageCache: @unchecked Sendable {
+    /// What the cache holds and how lookups went, since it was created.
     public struct Statistics: Sendable, Equatable, CustomStringConvertible {
-        public var memoryHits = 0, diskHits = 0, misses = 0
-        public var memoryBytes = 0, memoryCount = 0, memoryEvictions = 0
-        public var diskBytes = 0, diskCount = 0, diskEvictions = 0
+        /// Lookups answered by the memory tier.
+        public var memoryHits = 0
+        /// Lookups answered by the disk tier.
+        public var diskHits = 0
+        /// Lookups neither tier could answer (the image was downloaded).
+        public var misses = 0
+        /// Encoded bytes in the memory tier now.
+        public var memoryBytes = 0
+        /// Images in the memory tier now.
+        public var memoryCount = 0
+        /// Images dropped from memory to stay under `memoryLimit`.
+        public var memoryEvictions = 0
+        /// Bytes of the files in the disk tier now.
+        public var diskBytes = 0
+        /// Files in the disk tier now.
+        public var diskCount = 0
+        /// Files removed to stay under `diskLimit`.
+        public var diskEvictions = 0
+        /// One line: each tier's hits, contents and evictions, and the misses.
         public var description: String {
             "memory \(memoryHits) hits, \(memoryCount) images, \(memoryBytes) B (\(memoryEvictions) evicted); "
                 + "disk \(diskHits) hits, \(diskCount) files, \(diskBytes) B (\(diskEvictions) evicted); \(misses) misses"
         }
     }
 
+    /// Encoded bytes the memory tier keeps at most (default 32 MiB); least recently used
+    /// images go first.
     public let memoryLimit: Int
+    /// Bytes of files the disk tier keeps at most (default 128 MiB).
     public let diskLimit: Int
     /// The disk tier's directory (nil: memory only).
     public let directory: String?
@@ -56,7 +81,13 @@ public final class ImageCache: @unchecked Sendable {
 
     private enum DiskState { case unprepared, ready, disabled }
 
+    /// A two-tier cache. The disk tier is prepared (directory checked, leftovers removed) on
+    /// first use, not here. Any thread.
+    ///
     /// - Parameters:
+    ///   - memoryLimit: encoded bytes kept in memory at most (default 32 MiB).
+    ///   - diskLimit: bytes of files kept on disk at most (default 128 MiB).
+    ///   - maxEntryBytes: images larger than this are not cached (default 16 MiB).
     ///   - directory: the disk tier's folder; `ImageCache.defaultDirectory()` by default, nil
     ///     for memory only.
     ///   - log: where the one-line "disk cache disabled" message goes (stderr by default).
@@ -86,14 +117,17 @@ public final class ImageCache: @unchecked Sendable {
     /// The cache key of `url`: SHA-256 hex of its absolute string (64 characters of [0-9a-f]).
     public static func key(for url: URL) -> String { SHA256.hexDigest(url.absoluteString) }
 
+    /// A snapshot of the counters. Any thread.
     public var statistics: Statistics { lock.withLock { stats } }
+    /// Whether the disk tier is in use: a directory was given and it has not been disabled by
+    /// a failure (unwritable, full, not ours). Any thread.
     public var isDiskEnabled: Bool {
         lock.withLock { if directory == nil { return false }; return diskState != .disabled }
     }
 
     // MARK: Memory
 
-    /// The bytes from the memory tier (marks them recently used).
+    /// The bytes from the memory tier (marks them recently used). Cheap; any thread.
     public func memoryData(for url: URL) -> Data? {
         let key = Self.key(for: url)
         return lock.withLock {
@@ -104,7 +138,7 @@ public final class ImageCache: @unchecked Sendable {
     }
 
     /// Counts a lookup that found nothing in either tier (the loader calls it).
-    public func recordMiss() { lock.withLock { stats.misses += 1 } }
+    func recordMiss() { lock.withLock { stats.misses += 1 } }
 
     private func _lockedStoreInMemory(_ data: Data, key: String) {
         guard data.count <= memoryLimit else { return }
@@ -117,11 +151,13 @@ public final class ImageCache: @unchecked Sendable {
     // MARK: Disk
 
     /// The file the disk tier uses for `url` (whether or not it exists); nil without a disk tier.
+    /// Any thread.
     public func filePath(for url: URL) -> String? {
         directory.map { $0 + "/" + Self.key(for: url) }
     }
 
     /// Reads `url`'s bytes from disk (blocking), promoting them into memory. Marks the file used.
+    /// Any thread but the main one.
     public func diskData(for url: URL) -> Data? {
         guard let directory, prepareDisk() else { return nil }
         let key = Self.key(for: url)
@@ -140,7 +176,8 @@ public final class ImageCache: @unchecked Sendable {
         return data
     }
 
-    /// Stores `data` in memory and (blocking) on disk. Data over `maxEntryBytes` is not cached.
+    /// Stores `data` in memory and (blocking) on disk. Data over `maxEntryBytes` is not cached. Any
+    /// thread but the main one when `toDisk`.
     public func store(_ data: Data, for url: URL, toDisk: Bool = true) {
         guard data.count <= maxEntryBytes else { return }
         let key = Self.key(for: url)
@@ -160,7 +197,7 @@ public final class ImageCache: @unchecked Sendable {
         evictFromDisk(directory: directory)
     }
 
-    /// Empties the memory tier (and the disk tier's files, when `includingDisk`).
+    /// Empties the memory tier (and the disk tier's files, when `includingDisk`). Any thread.
     public func removeAll(includingDisk: Bool = false) {
         let keys = lock.withLock { () -> [String] in
             memory = LRUList()

@@ -22,6 +22,7 @@ import SilkRaster
 /// Events for one download arrive in order on the session's serial delegate queue; a
 /// cancelled download reports nothing more.
 public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    /// Timeouts, retries and limits of a downloader, fixed when it is created.
     public struct Configuration: Sendable {
         /// Seconds without data before an attempt fails as timed out.
         public var timeout: TimeInterval = 15
@@ -35,17 +36,24 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         public var maxBytes = 16 << 20
         /// The largest image accepted, in pixels (checked against the header).
         public var maxPixels = RasterLimits.defaultMaxImagePixels
+        /// Concurrent connections to one server (`URLSessionConfiguration`'s
+        /// `httpMaximumConnectionsPerHost`); further downloads wait for one.
         public var maxConnectionsPerHost = 4
+        /// The defaults: 15 s idle timeout, 120 s per attempt, 2 retries from 0.25 s, 16 MiB and
+        /// the raster limit's pixels at most, 4 connections per host.
         public init() {}
     }
 
+    /// What a download reports, in order, on the downloader's delegate queue.
     public enum Event: Sendable {
         /// An attempt started (1 for the first; a retry starts again from no data).
         case started(attempt: Int)
         /// The newest bytes of the body (`chunk`), `received` bytes in all so far. Only the new
         /// bytes travel: handing out the growing buffer would make every append copy it.
         case progress(chunk: Data, received: Int, expectedLength: Int?)
+        /// The whole body, still encoded; nothing follows.
         case finished(Data)
+        /// The download failed for good (after retries, or refused early); nothing follows.
         case failed(NetworkImageError)
     }
 
@@ -54,9 +62,12 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         fileprivate weak var downloader: ImageDownloader?
         fileprivate let id: Int
         fileprivate init(downloader: ImageDownloader, id: Int) { self.downloader = downloader; self.id = id }
+        /// Stops the download; its handler is not called again. Any thread; calling it twice does
+        /// nothing more.
         public func cancel() { downloader?.cancel(id) }
     }
 
+    /// The timeouts, retries and limits this downloader was created with.
     public let configuration: Configuration
     private let lock = Lock()
     private var session: URLSession!
@@ -78,6 +89,9 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         init(url: URL, handler: @escaping @Sendable (Event) -> Void) { self.url = url; self.handler = handler }
     }
 
+    /// A downloader with its own ephemeral `URLSession` (no URL cache: `ImageCache` does the
+    /// caching) and serial delegate queue `silk.image-download`. The session keeps its delegate
+    /// alive: call `invalidate()` when done with a downloader, or it is never freed.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         delegateQueue = OperationQueue()
@@ -93,8 +107,8 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         session = URLSession(configuration: c, delegate: self, delegateQueue: delegateQueue)
     }
 
-    /// Stops every download and releases the session (the session keeps its delegate alive
-    /// until then). The shared downloader lives as long as the process.
+    /// Stops every download and releases the session (the session keeps its delegate alive until
+    /// then). The shared downloader lives as long as the process. Any thread.
     public func invalidate() {
         let tasks = lock.withLock { () -> [URLSessionDataTask] in
             let t = jobs.values.compactMap(\.task)
@@ -119,6 +133,7 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         return download
     }
 
+    /// Downloads started and not yet finished, failed or cancelled. Any thread.
     public var activeDownloads: Int { lock.withLock { jobs.count } }
 
     // MARK: Attempts
@@ -173,6 +188,8 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
 
     // MARK: URLSessionDataDelegate (the delegate queue)
 
+    /// `URLSessionDataDelegate`: refuses a non-2xx status or a `Content-Length` over `maxBytes`
+    /// before the body is read. Called by the session on the delegate queue, not by apps.
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 200
@@ -190,6 +207,9 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         completionHandler(proceed ? .allow : .cancel)
     }
 
+    /// `URLSessionDataDelegate`: appends the bytes, probes the image header once it has arrived
+    /// (refusing a non-image or too many pixels), and reports progress. Called by the session on
+    /// the delegate queue, not by apps.
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let delivery = lock.withLock { () -> ((@Sendable (Event) -> Void), Int, Int?)? in
             guard let id = taskToJob[dataTask.taskIdentifier], let job = jobs[id] else {
@@ -230,6 +250,9 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         return nil
     }
 
+    /// `URLSessionDataDelegate`: ends the attempt, retrying transient failures after the backoff
+    /// delay, else reporting `.finished` or `.failed`. Called by the session on the delegate queue,
+    /// not by apps.
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let state = lock.withLock { () -> (id: Int, job: Job)? in
             guard let id = taskToJob.removeValue(forKey: task.taskIdentifier), let job = jobs[id] else { return nil }

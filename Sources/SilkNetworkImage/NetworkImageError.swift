@@ -18,6 +18,7 @@ public enum NetworkImageError: Error, Sendable, Equatable, CustomStringConvertib
     /// limit (`RasterError.tooManyPixels`, detected from the header before the body arrives).
     case decoding(RasterError)
 
+    /// One line naming the problem ("HTTP status 404", "connection failed: …").
     public var description: String {
         switch self {
         case let .unsupportedURL(u): "not an http(s) URL: \(u)"

@@ -18,9 +18,13 @@ public protocol NetworkImageNodeDelegate: AnyObject, Sendable {
 }
 
 public extension NetworkImageNodeDelegate {
+    /// Does nothing.
     func imageNodeDidStartFetchingData(_ node: NetworkImageNode) {}
+    /// Does nothing.
     func imageNode(_ node: NetworkImageNode, didLoadPartialImage image: Bitmap, completeScans: Int) {}
+    /// Does nothing.
     func imageNode(_ node: NetworkImageNode, didLoadImage image: Bitmap, source: ImageSource) {}
+    /// Does nothing.
     func imageNode(_ node: NetworkImageNode, didFailWithError error: NetworkImageError) {}
 }
 
@@ -41,12 +45,18 @@ public extension NetworkImageNodeDelegate {
 /// - **Errors**: `loadState` becomes `.failed` with a `NetworkImageError`; 404, garbage bytes,
 ///   a truncated or oversized image, a stalled or closed connection all end there.
 open class NetworkImageNode: ImageNode, @unchecked Sendable {
+    /// Where the node's load stands. Any thread may read it (`loadState`).
     public enum LoadState: Sendable, Equatable {
+        /// No load: no URL, or the node is outside the preload range.
         case idle
+        /// Looking in the caches or downloading; nothing of the image is shown yet.
         case loading
         /// A progressive refinement is shown.
         case partial(completeScans: Int)
+        /// The final image is shown; its bytes came from the given tier.
         case loaded(ImageSource)
+        /// The load failed for good; the default image (or a partial one, or the placeholder)
+        /// shows.
         case failed(NetworkImageError)
     }
 
@@ -68,6 +78,8 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
     private var _partialDecodeScheduled = false
     private var _finalReceived = false
 
+    /// Creates a node with no URL, showing its placeholder until an image arrives. Any thread.
+    ///
     /// - Parameter loader: where bytes come from (the shared loader: default cache and
     ///   downloader).
     public init(loader: NetworkImageLoader = .shared) {
@@ -75,8 +87,8 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
         super.init()
     }
 
-    /// The image's address (http or https). Setting it cancels the current load, shows the
-    /// default image, and starts loading if the node is in the preload range.
+    /// The image's address (http or https). Setting it cancels the current load, shows the default
+    /// image, and starts loading if the node is in the preload range. Any thread.
     public var url: URL? {
         get { lock.withLock { _url } }
         set {
@@ -93,7 +105,7 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
         }
     }
 
-    /// Shown until the image arrives and after a failure.
+    /// Shown until the image arrives and after a failure. Any thread.
     public var defaultImage: Bitmap? {
         get { lock.withLock { _defaultImage } }
         set {
@@ -108,21 +120,26 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
         }
     }
 
+    /// Told of the load's progress on a display queue (see `NetworkImageNodeDelegate`). Weak. Any
+    /// thread.
     public var delegate: (any NetworkImageNodeDelegate)? {
         get { lock.withLock { _delegate } }
         set { lock.withLock { _delegate = newValue } }
     }
 
-    /// Show progressive JPEG refinements while the file downloads (default true).
+    /// Show progressive JPEG refinements while the file downloads (default true). Any thread.
     public var shouldRenderProgressImages: Bool {
         get { lock.withLock { _shouldRenderProgressImages } }
         set { lock.withLock { _shouldRenderProgressImages = newValue } }
     }
 
+    /// Where the current load stands. Any thread.
     public var loadState: LoadState { lock.withLock { _state } }
 
     // MARK: Interface state (main thread)
 
+    /// Starts loading `url` at the window's scale (memory, then disk, then network). Subclasses
+    /// call `super`. Main thread.
     open override func didEnterPreloadState() {
         super.didEnterPreloadState()
         let scale = displayScale
@@ -130,6 +147,8 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
         startLoad()
     }
 
+    /// Cancels the load and releases the decoded image (the bytes stay cached), showing the default
+    /// image again. Subclasses call `super`. Main thread.
     open override func didExitPreloadState() {
         super.didExitPreloadState()
         let (stale, defaultImage, hadImage) = lock.withLock { () -> (NetworkImageLoader.Load?, Bitmap?, Bool) in

@@ -17,12 +17,29 @@ import SilkRaster
 /// `.disabled`, `.highlighted`, `.selected` (when in the state), then `.normal`.
 open class ButtonNode: ControlNode, @unchecked Sendable {
     /// Where content sits along an axis of the button.
-    public enum ContentAlignment: Hashable, Sendable { case start, center, end }
+    public enum ContentAlignment: Hashable, Sendable {
+        /// At the leading edge (left, or top), inside `contentEdgeInsets`.
+        case start
+        /// Centred (the default on both axes).
+        case center
+        /// At the trailing edge (right, or bottom), inside `contentEdgeInsets`.
+        case end
+    }
     /// Whether the image comes before or after the title.
-    public enum ImagePosition: Hashable, Sendable { case beforeTitle, afterTitle }
+    public enum ImagePosition: Hashable, Sendable {
+        /// The image left of the title (above it when stacked vertically); the default.
+        case beforeTitle
+        /// The image right of the title (below it when stacked vertically).
+        case afterTitle
+    }
 
+    /// Shows the title for the current state. Configure its other properties (maximum lines,
+    /// truncation) directly; its text is replaced on every state change.
     public let titleNode = TextNode()
+    /// Shows the image for the current state, aspect-fitted, without a placeholder.
     public let imageNode = ImageNode()
+    /// Shows the background image for the current state, stretched over the whole button (upscaled
+    /// if needed), behind the content.
     public let backgroundImageNode = ImageNode()
 
     private var _titles: [ControlState: AttributedText] = [:]
@@ -46,6 +63,8 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
         var hasAppliedColor = false
     }
 
+    /// Creates an empty button; give it a title or an image per state, and listen with
+    /// `addTarget(for:_:)` (usually `.primaryActionTriggered`). Any thread.
     public override init() {
         super.init()
         for n in [titleNode, imageNode, backgroundImageNode] as [DisplayNode] { n.isUserInteractionEnabled = false }
@@ -60,38 +79,46 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
 
     // MARK: Content per state
 
+    /// Sets the title shown in `state` (nil removes it, and the state falls back: `.disabled`,
+    /// `.highlighted`, `.selected` when in them, then `.normal`). Any thread.
     public func setAttributedTitle(_ title: AttributedText?, for state: ControlState = .normal) {
         lock.withLock { _titles[state] = title }
         updateContent()
     }
-    /// Sets a plain title in `attributes` (default: 16 pt, black).
+    /// Sets a plain title in `attributes` (default: 16 pt, black). Any thread.
     public func setTitle(_ title: String?, attributes: TextAttributes = TextAttributes(), for state: ControlState = .normal) {
         setAttributedTitle(title.map { AttributedText($0, attributes: attributes) }, for: state)
     }
+    /// The title set for exactly `state`, without the fallback lookup (see `currentAttributedTitle`
+    /// for what is shown).
     public func attributedTitle(for state: ControlState) -> AttributedText? { lock.withLock { _titles[state] } }
 
+    /// Sets the image shown in `state`, beside the title (nil removes it). Any thread.
     public func setImage(_ image: Bitmap?, for state: ControlState = .normal) {
         lock.withLock { _images[state] = image }
         updateContent()
     }
+    /// The image set for exactly `state`, without the fallback lookup.
     public func image(for state: ControlState) -> Bitmap? { lock.withLock { _images[state] } }
 
-    /// An image stretched over the whole button.
+    /// An image stretched over the whole button. Any thread.
     public func setBackgroundImage(_ image: Bitmap?, for state: ControlState = .normal) {
         lock.withLock { _backgroundImages[state] = image }
         updateContent()
     }
+    /// The background image set for exactly `state`, without the fallback lookup.
     public func backgroundImage(for state: ControlState) -> Bitmap? { lock.withLock { _backgroundImages[state] } }
 
-    /// The button's `backgroundColor` per state (a layer colour: no drawing). Once any is set,
-    /// the state's colour replaces whatever `backgroundColor` was.
+    /// The button's `backgroundColor` per state (a layer colour: no drawing). Once any is set, the
+    /// state's colour replaces whatever `backgroundColor` was. Any thread.
     public func setBackgroundColor(_ color: Color?, for state: ControlState = .normal) {
         lock.withLock { _backgroundColors[state] = color }
         updateContent()
     }
+    /// The background colour set for exactly `state`, without the fallback lookup.
     public func backgroundColor(for state: ControlState) -> Color? { lock.withLock { _backgroundColors[state] } }
 
-    /// The title shown now.
+    /// The title shown for the current state, after the fallback lookup. Any thread.
     public var currentAttributedTitle: AttributedText? {
         let state = self.state
         return lock.withLock { Self.resolve(_titles, in: state) }
@@ -99,29 +126,34 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
 
     // MARK: Layout options
 
-    /// Space between the image and the title (points, default 8).
+    /// Space between the image and the title (points, default 8). Any thread.
     public var contentSpacing: Double {
         get { lock.withLock { _contentSpacing } }
         set { lock.withLock { _contentSpacing = newValue.isFinite ? max(0, newValue) : 0 }; setNeedsLayout() }
     }
-    /// Image and title side by side (default) or stacked.
+    /// Image and title side by side (default) or stacked. Any thread.
     public var laysOutHorizontally: Bool {
         get { lock.withLock { _laysOutHorizontally } }
         set { lock.withLock { _laysOutHorizontally = newValue }; setNeedsLayout() }
     }
+    /// Where the image and title sit horizontally inside `contentEdgeInsets` (default centre). Any
+    /// thread.
     public var contentHorizontalAlignment: ContentAlignment {
         get { lock.withLock { _contentHorizontalAlignment } }
         set { lock.withLock { _contentHorizontalAlignment = newValue }; setNeedsLayout() }
     }
+    /// Where the image and title sit vertically inside `contentEdgeInsets` (default centre). Any
+    /// thread.
     public var contentVerticalAlignment: ContentAlignment {
         get { lock.withLock { _contentVerticalAlignment } }
         set { lock.withLock { _contentVerticalAlignment = newValue }; setNeedsLayout() }
     }
-    /// Space between the button's edges and its content.
+    /// Space between the button's edges and its content. In points. Any thread.
     public var contentEdgeInsets: EdgeInsets {
         get { lock.withLock { _contentEdgeInsets } }
         set { lock.withLock { _contentEdgeInsets = newValue }; setNeedsLayout() }
     }
+    /// Whether the image comes before the title (default) or after it. Any thread.
     public var imagePosition: ImagePosition {
         get { lock.withLock { _imagePosition } }
         set { lock.withLock { _imagePosition = newValue }; setNeedsLayout() }
@@ -129,6 +161,8 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
 
     // MARK: State
 
+    /// Swaps in the title, image, background image and colour of the new state. Subclasses that
+    /// override it call `super`.
     open override func stateDidChange() {
         super.stateDidChange()
         updateContent()
@@ -166,6 +200,8 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
         if changed.title || changed.image || changed.background { setNeedsLayout() }
     }
 
+    /// A stack of the image and title (the parts that have content), inset by `contentEdgeInsets`,
+    /// over the background image.
     open override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
         let o = lock.withLock {
             (title: _shown.title.map { !$0.isEmpty } ?? false, image: _shown.image != nil, background: _shown.background != nil,

@@ -3,12 +3,20 @@ import SilkGeometry
 
 /// A control's state; `normal` is the empty set.
 public struct ControlState: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The state bits: `highlighted` 1, `disabled` 2, `selected` 4.
     public let rawValue: UInt8
+    /// Creates a state from its bits (see `rawValue`).
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// No state bit: enabled, not highlighted, not selected. The fallback of every per-state lookup
+    /// (`ButtonNode`).
     public static let normal: ControlState = []
+    /// A touch is down on the control (or Space is held while it has focus).
     public static let highlighted = ControlState(rawValue: 1)
+    /// `isEnabled` is false: the control sends no events and cannot take focus.
     public static let disabled = ControlState(rawValue: 2)
+    /// `isSelected` is true: a toggled or chosen control (set by the app).
     public static let selected = ControlState(rawValue: 4)
+    /// "normal", or the states joined by `|` ("highlighted|selected").
     public var description: String {
         isEmpty ? "normal" : [(Self.highlighted, "highlighted"), (.disabled, "disabled"), (.selected, "selected")]
             .filter { contains($0.0) }.map(\.1).joined(separator: "|")
@@ -17,26 +25,34 @@ public struct ControlState: OptionSet, Hashable, Sendable, CustomStringConvertib
 
 /// What happened to a control (Texture's `ASControlNodeEvent`, UIKit's `UIControl.Event`).
 public struct ControlEvents: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The event bits, one per event in declaration order.
     public let rawValue: UInt16
+    /// Creates a set of events from its bits (see `rawValue`).
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// A touch began on the enabled control (the first tap of a series).
     public static let touchDown = ControlEvents(rawValue: 1 << 0)
     /// A touch down that is the second (third …) tap in a row.
     public static let touchDownRepeat = ControlEvents(rawValue: 1 << 1)
-    /// A tracked touch moved inside the hit area / outside it.
+    /// A tracked touch moved, and is inside the hit area (bounds plus `hitTestSlop`).
     public static let touchDragInside = ControlEvents(rawValue: 1 << 2)
+    /// A tracked touch moved, and is outside the hit area.
     public static let touchDragOutside = ControlEvents(rawValue: 1 << 3)
-    /// A tracked touch lifted inside the tracking area (the hit area plus `trackingMargin`) /
-    /// outside it.
+    /// A tracked touch lifted inside the tracking area (the hit area plus `trackingMargin`).
     public static let touchUpInside = ControlEvents(rawValue: 1 << 4)
+    /// A tracked touch lifted outside the tracking area.
     public static let touchUpOutside = ControlEvents(rawValue: 1 << 5)
+    /// The tracked touch was cancelled (a scroll took it over, the seat went away, the control left
+    /// the tree).
     public static let touchCancel = ControlEvents(rawValue: 1 << 6)
     /// Sent by subclasses whose value changed (a switch, a slider).
     public static let valueChanged = ControlEvents(rawValue: 1 << 7)
     /// The control was activated: a touch up inside, Enter, or Space released.
     public static let primaryActionTriggered = ControlEvents(rawValue: 1 << 8)
 
+    /// Every touch event: `touchDown` through `touchCancel`.
     public static let allTouchEvents: ControlEvents = [.touchDown, .touchDownRepeat, .touchDragInside, .touchDragOutside,
                                                        .touchUpInside, .touchUpOutside, .touchCancel]
+    /// Every event, touch events, `valueChanged` and `primaryActionTriggered` included.
     public static let allEvents: ControlEvents = [.allTouchEvents, .valueChanged, .primaryActionTriggered]
 
     static let names: [(ControlEvents, String)] = [
@@ -44,6 +60,7 @@ public struct ControlEvents: OptionSet, Hashable, Sendable, CustomStringConverti
         (.touchDragOutside, "touchDragOutside"), (.touchUpInside, "touchUpInside"), (.touchUpOutside, "touchUpOutside"),
         (.touchCancel, "touchCancel"), (.valueChanged, "valueChanged"), (.primaryActionTriggered, "primaryActionTriggered"),
     ]
+    /// The events' names joined by `|` ("touchUpInside|primaryActionTriggered").
     public var description: String { Self.names.filter { contains($0.0) }.map(\.1).joined(separator: "|") }
 }
 
@@ -67,12 +84,15 @@ public struct ControlEvents: OptionSet, Hashable, Sendable, CustomStringConverti
 ///
 /// Subclasses react to state changes in `stateDidChange()`.
 open class ControlNode: DisplayNode, @unchecked Sendable {
+    /// A target: called on the main thread with the control and the one event that happened.
     public typealias Action = @Sendable (ControlNode, ControlEvents) -> Void
     /// Identifies an added target, for `removeTarget(_:)`.
     public struct TargetToken: Hashable, Sendable { let id: UInt64 }
 
-    /// Shows every control's hit area as a translucent tint (see `HitTestDebugOverlay.swift`).
+    /// Shows every control's hit area as a translucent tint (see `HitTestDebugOverlay.swift`). Set
+    /// on the main thread.
     nonisolated(unsafe) public static var showsHitTestDebugOverlay = false
+    /// The tint of `showsHitTestDebugOverlay` (default translucent green). Set on the main thread.
     nonisolated(unsafe) public static var hitTestDebugOverlayColor = Color(red: 0, green: 0.8, blue: 0.3, alpha: 0.35)
 
     private var _isEnabled = true
@@ -84,11 +104,14 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
 
     // Main-thread tracking state.
     private var trackedSource: Touch.Source?
-    /// Whether a touch is being tracked, and whether it is inside the tracking area. Main thread.
+    /// Whether a touch is being tracked. Main thread.
     public private(set) var isTracking = false
+    /// Whether the tracked touch is inside the tracking area (so the control is highlighted). Main
+    /// thread.
     public private(set) var isTouchInside = false
     private var isSpacePressed = false
 
+    /// Creates an enabled, focusable control with no targets. Any thread.
     public override init() {
         super.init()
         isFocusable = true
@@ -96,6 +119,8 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
 
     // MARK: State
 
+    /// Whether the control responds: when false it sends no events, drops its highlight, and leaves
+    /// the focus chain (touches on it still stop there). Any thread.
     public var isEnabled: Bool {
         get { lock.withLock { _isEnabled } }
         set {
@@ -106,6 +131,8 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
             if changed { stateDidChange() }
         }
     }
+    /// Whether the control shows as pressed; set by touch tracking and Space, or by the app. Any
+    /// thread.
     public var isHighlighted: Bool {
         get { lock.withLock { _isHighlighted } }
         set {
@@ -113,6 +140,8 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
             if changed { stateDidChange() }
         }
     }
+    /// Whether the control is selected (a toggle that is on, the current tab); the app sets it,
+    /// touches do not. Any thread.
     public var isSelected: Bool {
         get { lock.withLock { _isSelected } }
         set {
@@ -120,6 +149,7 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
             if changed { stateDidChange() }
         }
     }
+    /// The current state as a set (`.normal` when none applies). Any thread.
     public var state: ControlState {
         lock.withLock {
             var s: ControlState = []
@@ -130,7 +160,7 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
         }
     }
     /// How far (points) a tracked touch may stray beyond the hit area and still count as inside
-    /// (UIKit: 25 on an iPad, 70 on a phone). Default 25.
+    /// (UIKit: 25 on an iPad, 70 on a phone). Default 25. Any thread.
     public var trackingMargin: Double {
         get { lock.withLock { _trackingMargin } }
         set { lock.withLock { _trackingMargin = max(0, newValue) } }
@@ -158,12 +188,15 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
             return token
         }
     }
+    /// Removes the target added with `token`; it is not called afterwards. Any thread.
     public func removeTarget(_ token: TargetToken) {
         lock.withLock { _targets.removeAll { $0.token == token } }
     }
+    /// Removes every target. Any thread.
     public func removeAllTargets() { lock.withLock { _targets.removeAll() } }
 
-    /// Calls the targets of each of `events`, event by event in declaration order.
+    /// Calls the targets of each of `events`, event by event in declaration order. Call it on the
+    /// main thread: targets run on the calling thread, and expect the main one.
     public func sendActions(for events: ControlEvents) {
         let targets = lock.withLock { _targets }
         for (single, _) in ControlEvents.names where events.contains(single) {
@@ -179,6 +212,8 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
         return bounds.inset(by: hitTestSlop).insetBy(dx: -m, dy: -m)
     }
 
+    /// Takes every touch (so touches never fall through a control); an enabled control not already
+    /// tracking one highlights and sends `.touchDown` or `.touchDownRepeat`.
     open override func touchesBegan(_ touches: [Touch], with event: InputEvent) -> Bool {
         guard isEnabled, !isTracking, let touch = touches.first else { return true }
         trackedSource = touch.source
@@ -189,6 +224,8 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
         return true
     }
 
+    /// Follows the tracked touch: highlighted while within the tracking area, and sends
+    /// `.touchDragInside` or `.touchDragOutside` by the hit area.
     open override func touchesMoved(_ touches: [Touch], with event: InputEvent) {
         guard let touch = tracked(touches) else { return }
         guard isEnabled else { stopTracking(); return }
@@ -198,6 +235,8 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
         sendActions(for: pointInside(p) ? .touchDragInside : .touchDragOutside)
     }
 
+    /// Ends tracking: `.touchUpInside` and `.primaryActionTriggered` when lifted within the
+    /// tracking area, else `.touchUpOutside`.
     open override func touchesEnded(_ touches: [Touch], with event: InputEvent) {
         guard let touch = tracked(touches) else { return }
         guard isEnabled else { stopTracking(); return }
@@ -206,6 +245,7 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
         sendActions(for: inside ? [.touchUpInside, .primaryActionTriggered] : .touchUpOutside)
     }
 
+    /// Ends tracking and sends `.touchCancel`.
     open override func touchesCancelled(_ touches: [Touch], with event: InputEvent?) {
         guard tracked(touches) != nil else { return }
         stopTracking()
@@ -226,6 +266,8 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Keys (main thread)
 
+    /// Enter sends `.primaryActionTriggered` (not on repeats); Space highlights. Other keys go on
+    /// up the tree. A disabled control consumes nothing.
     open override func keyDown(_ key: KeyInput) -> Bool {
         guard isEnabled else { return false }
         switch key.key {
@@ -240,6 +282,8 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
         }
     }
 
+    /// Releasing Space that was pressed on this control removes the highlight and sends
+    /// `.primaryActionTriggered`.
     open override func keyUp(_ key: KeyInput) -> Bool {
         guard key.key == .space, isSpacePressed else { return false }
         isSpacePressed = false
@@ -248,6 +292,7 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
         return true
     }
 
+    /// Losing focus with Space held drops the highlight without sending anything.
     open override func didResignFocus() {
         if isSpacePressed {
             isSpacePressed = false

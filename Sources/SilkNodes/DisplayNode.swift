@@ -8,7 +8,9 @@ import SilkSystem
 /// Where a node is relative to the screen, as Texture defines it. A node in a window without a
 /// range controller has all four; containers (the containers issue) drive them by scroll position.
 public struct InterfaceState: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The state bits: `measureLayout` 1, `preload` 2, `display` 4, `visible` 8.
     public let rawValue: UInt8
+    /// Creates a state from its bits (see `rawValue`).
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Layout may be measured ahead of time.
     public static let measureLayout = InterfaceState(rawValue: 1)
@@ -16,9 +18,13 @@ public struct InterfaceState: OptionSet, Hashable, Sendable, CustomStringConvert
     public static let preload = InterfaceState(rawValue: 2)
     /// Content should be drawn (display jobs run; leaving cancels them).
     public static let display = InterfaceState(rawValue: 4)
-    /// On screen.
+    /// On screen: every node of a window's tree, and a container's item while its frame overlaps
+    /// the viewport (start animations, count impressions).
     public static let visible = InterfaceState(rawValue: 8)
+    /// Every state: what a node in a window without a range controller has, and what it leaves on
+    /// `removeFromSupernode()`.
     public static let inHierarchy: InterfaceState = [.measureLayout, .preload, .display, .visible]
+    /// The states joined by `|` ("measure|preload|display|visible"), for logs and range overlays.
     public var description: String {
         [(Self.measureLayout, "measure"), (.preload, "preload"), (.display, "display"), (.visible, "visible")]
             .filter { contains($0.0) }.map(\.1).joined(separator: "|")
@@ -27,9 +33,12 @@ public struct InterfaceState: OptionSet, Hashable, Sendable, CustomStringConvert
 
 /// What a display job draws into: a canvas over a fresh bitmap of the node's bounds at `scale`.
 public struct DrawContext {
+    /// The canvas to draw with, in points: its transform already maps the node's bounds onto the
+    /// bitmap's device pixels.
     public let canvas: Canvas
     /// The node's bounds in points (the canvas is already scaled to device pixels).
     public let bounds: Rect
+    /// Device pixels per point of the bitmap (the window's scale): size images and hairlines by it.
     public let scale: Double
 }
 
@@ -52,8 +61,11 @@ public struct DrawContext {
 /// with SilkLayout specs, or `calculateSizeThatFits(_:)` for a leaf that measures itself. Both
 /// are called on any thread; results are cached per constrained size until `setNeedsLayout()`.
 open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, CustomStringConvertible {
+    /// The node's one lock: every property of the node reads and writes its state inside it.
+    /// Subclasses keep their own state under it too (`lock.withLock { }`, helpers named
+    /// `_locked…`), and never call out to other nodes or callbacks while holding it.
     public let lock = Lock()
-    public let displaySentinel = Sentinel()
+    let displaySentinel = Sentinel()
 
     // MARK: State guarded by `lock`
     private var _name: String?
@@ -95,23 +107,30 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// The pass that loaded `layer` (main thread).
     weak var loadedBy: NodePass?
 
+    /// Creates an empty node with no layer: the layer is created by the node pass of the window the
+    /// node's tree is shown in. Any thread.
     public init() {}
 
     // MARK: Identity & style
 
+    /// A name for debugging: the layer's name and `debugName` use it (`recursiveDescription`,
+    /// layout debug output). Any thread.
     public var name: String? {
         get { lock.withLock { _name } }
         set { lock.withLock { _name = newValue } }
     }
+    /// `name`, or the node's type name when unnamed.
     public var debugName: String { name ?? String(describing: type(of: self)) }
 
-    /// Layout properties read by the parent's spec (size, flex, margins, position …).
+    /// Layout properties the parent's spec reads (size, flex, margins, position …) (Texture's
+    /// `style`). Setting it invalidates layout. Any thread.
     public var style: Style {
         get { lock.withLock { _style } }
         set { lock.withLock { _style = newValue }; setNeedsLayout() }
     }
 
-    /// Edits `style` in place (one lock, one invalidation).
+    /// Edits `style` in place: one lock, one layout invalidation. `body` runs under the node's
+    /// lock, so it must not touch other nodes. Any thread.
     public func updateStyle(_ body: (inout Style) -> Void) {
         lock.withLock { body(&_style) }
         setNeedsLayout()
@@ -119,12 +138,21 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     // MARK: Tree
 
+    /// The subnodes, back to front (later subnodes draw on top and are hit-tested first). A
+    /// snapshot copied under the lock; any thread.
     public var subnodes: [DisplayNode] { lock.withLock { _subnodes } }
+    /// The node this one is a subnode of, or nil for a root or a detached node. Weak: the supernode
+    /// owns its subnodes, not the reverse. Any thread.
     public var supernode: DisplayNode? { lock.withLock { _supernode } }
 
+    /// Adds `node` on top of the subnodes, removing it from its previous supernode first
+    /// (`ASDisplayNode`'s `-addSubnode:`). The new subnode takes this node's interface state, and
+    /// the layout is invalidated. Any thread; nodes with `automaticallyManagesSubnodes` manage
+    /// their subnodes from the layout spec instead.
     public func addSubnode(_ node: DisplayNode) { insertSubnode(node, at: Int.max) }
 
-    /// Inserts `node` at `index` (clamped) among the subnodes: later subnodes draw on top.
+    /// Inserts `node` at `index` (clamped) among the subnodes: later subnodes draw on top. Any
+    /// thread.
     public func insertSubnode(_ node: DisplayNode, at index: Int) {
         precondition(node !== self, "a node cannot be its own subnode")
         node.removeFromSupernode()
@@ -136,6 +164,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         markDirty()
     }
 
+    /// Removes the node from its supernode: it leaves every interface state, its display jobs (and
+    /// its subtree's) are cancelled, and its layers leave the window at the next pass. Any thread.
     public func removeFromSupernode() {
         guard let parent = supernode else { return }
         parent.lock.withLock { parent._subnodes.removeAll { $0 === self } }
@@ -147,7 +177,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         markDirty()
     }
 
-    /// Moves an existing subnode to `index` (z-order).
+    /// Moves an existing subnode to `index` (z-order). Any thread.
     public func moveSubnode(_ node: DisplayNode, to index: Int) {
         lock.withLock {
             guard let i = _subnodes.firstIndex(where: { $0 === node }) else { return }
@@ -157,7 +187,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         markDirty()
     }
 
-    /// Subnodes follow the layout: nodes in the spec are added in spec order, others removed.
+    /// Subnodes follow the layout: nodes in the spec are added in spec order, others removed, at
+    /// each layout in the node pass (Texture's `automaticallyManagesSubnodes`). Any thread.
     public var automaticallyManagesSubnodes: Bool {
         get { lock.withLock { _automaticallyManagesSubnodes } }
         set { lock.withLock { _automaticallyManagesSubnodes = newValue }; setNeedsLayout() }
@@ -165,7 +196,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     // MARK: Geometry
 
-    /// Frame in the supernode's coordinate space (points).
+    /// Frame in the supernode's coordinate space (points). Layout sets it in the node pass; set it
+    /// yourself only for nodes no spec places. A new size redraws the contents. Any thread.
     public var frame: Rect {
         get { lock.withLock { _frame } }
         set {
@@ -182,12 +214,14 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     }
     /// The size of the node at the origin (0, 0): its own coordinate space. See `boundsOrigin`.
     public var bounds: Rect { Rect(size: frame.size) }
-    /// Shifts the subnodes' coordinate space (a scroll offset): subnode at y = 500 shows at the
-    /// top when `boundsOrigin.y` is 500. Scrolling moves layers; nothing is redrawn.
+    /// Shifts the subnodes' coordinate space (a scroll offset): subnode at y = 500 shows at the top
+    /// when `boundsOrigin.y` is 500. Scrolling moves layers; nothing is redrawn. Any thread.
     public var boundsOrigin: Point {
         get { lock.withLock { _boundsOrigin } }
         set { lock.withLock { _boundsOrigin = newValue }; markDirty() }
     }
+    /// The centre of `frame`, in the supernode's coordinates (points); setting it moves the frame
+    /// and keeps its size. Any thread.
     public var position: Point {
         get { let f = frame; return Point(x: f.midX, y: f.midY) }
         set { let f = frame; frame = Rect(x: newValue.x - f.width / 2, y: newValue.y - f.height / 2, width: f.width, height: f.height) }
@@ -195,44 +229,64 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     // MARK: Appearance (layer properties; not drawn unless the subtree is rasterized)
 
+    /// Fills the bounds behind the node's contents (a layer property: changing it draws nothing,
+    /// unless an ancestor rasterizes the subtree). Nil: transparent. Any thread.
     public var backgroundColor: Color? {
         get { lock.withLock { _backgroundColor } }
         set { lock.withLock { _backgroundColor = newValue }; markDirty(redrawIfRasterized: true) }
     }
+    /// The colour of the border drawn inside the bounds, `borderWidth` wide; nil draws none. A
+    /// layer property, like `backgroundColor`. Any thread.
     public var borderColor: Color? {
         get { lock.withLock { _borderColor } }
         set { lock.withLock { _borderColor = newValue }; markDirty(redrawIfRasterized: true) }
     }
+    /// Width of the border in points (non-finite values become 0). Any thread.
     public var borderWidth: Double {
         get { lock.withLock { _borderWidth } }
         set { lock.withLock { _borderWidth = max(0, newValue.isFinite ? newValue : 0) }; markDirty(redrawIfRasterized: true) }
     }
+    /// Radius of the rounded corners in points: the background and border are rounded, and the
+    /// node's own contents too when `clipsToBounds` (subnodes are clipped to the square bounds:
+    /// round a subnode's own corners instead). Any thread.
     public var cornerRadius: Double {
         get { lock.withLock { _cornerRadius } }
         set { lock.withLock { _cornerRadius = max(0, newValue.isFinite ? newValue : 0) }; markDirty(redrawIfRasterized: true) }
     }
+    /// Opacity from 0 to 1, multiplied with the ancestors' (per layer, not group opacity). Below
+    /// 0.01 the node takes no touches. Any thread.
     public var opacity: Double {
         get { lock.withLock { _opacity } }
         set { lock.withLock { _opacity = min(1, max(0, newValue.isFinite ? newValue : 1)) }; markDirty(redrawIfRasterized: true) }
     }
+    /// Whether the contents and subnodes are cut off at the bounds (a rectangle: only the node's
+    /// own contents follow `cornerRadius`). Hit testing follows: nothing outside a clipping
+    /// ancestor takes touches. Any thread.
     public var clipsToBounds: Bool {
         get { lock.withLock { _clipsToBounds } }
         set { lock.withLock { _clipsToBounds = newValue }; markDirty(redrawIfRasterized: true) }
     }
+    /// Hides the node and its subtree; hidden nodes take no touches and leave the focus chain. The
+    /// contents are kept, so showing it again costs nothing. Any thread.
     public var isHidden: Bool {
         get { lock.withLock { _isHidden } }
         set { lock.withLock { _isHidden = newValue }; markDirty(redrawIfRasterized: true) }
     }
-    /// Declares that the node paints every pixel of its bounds opaquely (compositor fast path).
+    /// Declares that the node paints every pixel of its bounds opaquely, so the compositor skips
+    /// repainting what is behind it. Set it only when true: a node that does not cover its bounds
+    /// would show stale pixels there. Any thread.
     public var isOpaque: Bool {
         get { lock.withLock { _isOpaque } }
         set { lock.withLock { _isOpaque = newValue }; markDirty() }
     }
+    /// Whether the node and its subtree take touches, scrolls and focus; when false, touches fall
+    /// through to what is behind. Default true. Any thread.
     public var isUserInteractionEnabled: Bool {
         get { lock.withLock { _isUserInteractionEnabled } }
         set { lock.withLock { _isUserInteractionEnabled = newValue } }
     }
-    /// Extends (negative insets) or shrinks the area that receives touches.
+    /// Extends (negative insets) or shrinks (positive) the area that receives touches, in points
+    /// (Texture's `hitTestSlop`). Any thread.
     public var hitTestSlop: EdgeInsets {
         get { lock.withLock { _hitTestSlop } }
         set { lock.withLock { _hitTestSlop = newValue } }
@@ -246,31 +300,35 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         set { lock.withLock { _displaysAsynchronously = newValue } }
     }
     /// Draw this node and all its descendants into one bitmap in one job (Texture's
-    /// `shouldRasterizeDescendants`): descendants get no layers of their own.
+    /// `shouldRasterizeDescendants`): descendants get no layers of their own. Any thread.
     public var rasterizesSubtree: Bool {
         get { lock.withLock { _rasterizesSubtree } }
         set { lock.withLock { _rasterizesSubtree = newValue }; setNeedsDisplay(); markDirty() }
     }
     /// Gather the display results of this subtree into one transaction, so it appears in one frame.
+    /// Any thread.
     public var isTransactionContainer: Bool {
         get { lock.withLock { _isTransactionContainer } }
         set { lock.withLock { _isTransactionContainer = newValue } }
     }
-    /// While contents are pending, show `placeholderColor`.
+    /// While contents are pending, show `placeholderImage` or `placeholderColor` (Texture's
+    /// `placeholderEnabled`). Any thread.
     public var placeholderEnabled: Bool {
         get { lock.withLock { _placeholderEnabled } }
         set { lock.withLock { _placeholderEnabled = newValue }; markDirty() }
     }
+    /// The colour shown while `placeholderEnabled` and contents are pending (default light grey,
+    /// white 0.9); nil shows nothing. Any thread.
     public var placeholderColor: Color? {
         get { lock.withLock { _placeholderColor } }
         set { lock.withLock { _placeholderColor = newValue }; markDirty() }
     }
-    /// Shown (aspect-filled) instead of `placeholderColor` while contents are pending.
+    /// Shown (aspect-filled) instead of `placeholderColor` while contents are pending. Any thread.
     public var placeholderImage: Bitmap? {
         get { lock.withLock { _placeholderImage } }
         set { lock.withLock { _placeholderImage = newValue }; markDirty() }
     }
-    /// Seconds the contents fade in over the placeholder when they arrive (0: at once).
+    /// Seconds the contents fade in over the placeholder when they arrive (0: at once). Any thread.
     public var placeholderFadeDuration: Double {
         get { lock.withLock { _placeholderFadeDuration } }
         set { lock.withLock { _placeholderFadeDuration = max(0, newValue.isFinite ? newValue : 0) } }
@@ -284,7 +342,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     // MARK: Subclass drawing API
 
-    /// Whether instances draw content (overridden to true by nodes that implement `draw`).
+    /// Whether instances draw content: override it to return true in a node that implements
+    /// `draw(parameters:in:isCancelled:)`. Read on any thread.
     open class var drawsContent: Bool { false }
 
     /// Main thread: an immutable snapshot of what to draw. Read your properties here (they
@@ -295,8 +354,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// `isCancelled()` between expensive steps and return early (or throw) when it is true.
     open class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {}
 
-    /// Marks the contents stale: a new display job starts at the next pass and the running
-    /// one, if any, is cancelled.
+    /// Marks the contents stale: a new display job starts at the next pass and the running one, if
+    /// any, is cancelled (Texture's `-setNeedsDisplay`). Any thread.
     public func setNeedsDisplay() {
         lock.withLock { _needsDisplay = true }
         displaySentinel.increment()
@@ -306,7 +365,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     var needsDisplay: Bool { lock.withLock { _needsDisplay } }
     func clearNeedsDisplay() { lock.withLock { _needsDisplay = false } }
 
-    /// Cancels the running display job (and, `recursively`, those of the subtree).
+    /// Cancels the running display job (and, `recursively`, those of the subtree); the node draws
+    /// again at its next pass. Any thread.
     public func preventOrCancelDisplay(recursively: Bool = false) {
         displaySentinel.increment()
         lock.withLock { _needsDisplay = true }
@@ -321,7 +381,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         lock.withLock { _layoutSpecBlock }.map { $0(self, constrainedSize) }
     }
 
-    /// Set instead of subclassing to provide a layout spec.
+    /// Set instead of subclassing to provide a layout spec (Texture's `layoutSpecBlock`). Called on
+    /// any thread, like `layoutSpecThatFits(_:)`, with the node itself: use that rather than
+    /// capturing the node, which would keep it alive.
     public var layoutSpecBlock: (@Sendable (DisplayNode, SizeRange) -> any LayoutElement)? {
         get { lock.withLock { _layoutSpecBlock } }
         set { lock.withLock { _layoutSpecBlock = newValue }; setNeedsLayout() }
@@ -335,6 +397,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// editor's caret and scrolled text) does it here (Texture's `-layout`). Default: nothing.
     open func layoutDidFinish() {}
 
+    /// Lays the node out in `constrainedSize` (points): its layout spec's layout, or its own size
+    /// from `calculateSizeThatFits(_:)`, clamped to the range. Results are cached per constrained
+    /// size until `setNeedsLayout()`. Any thread; the node pass calls it for the window's root, and
+    /// parent specs for their children. Override `layoutSpecThatFits(_:)` or
+    /// `calculateSizeThatFits(_:)` instead of this.
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         let version = lock.withLock { _layoutVersion }
         if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version } }) {
@@ -358,7 +425,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     }
 
     /// Invalidates this node's cached layouts and its ancestors' (their layout depends on this
-    /// node's size), and asks for a pass.
+    /// node's size), and asks for a pass (Texture's `-setNeedsLayout`). Any thread.
     public func setNeedsLayout() {
         var node: DisplayNode? = self
         while let n = node {
@@ -369,7 +436,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         markDirty()
     }
 
-    public var layoutVersion: UInt64 { lock.withLock { _layoutVersion } }
+    var layoutVersion: UInt64 { lock.withLock { _layoutVersion } }
 
     var rootNode: DisplayNode {
         var n = self
@@ -379,9 +446,14 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     // MARK: Interface state
 
+    /// Where the node is relative to the screen: set by its window (all four states) or a
+    /// container's range controller, with the transitions' hooks called on the main thread. Any
+    /// thread.
     public var interfaceState: InterfaceState { lock.withLock { _interfaceState } }
 
-    /// Sets the node's (and its subtree's) interface state; called by windows and range controllers.
+    /// Sets the node's (and its subtree's) interface state; called by windows and range
+    /// controllers, and by tests that show a node without a window. The hooks of the states entered
+    /// and left run on the main thread. Any thread.
     public func setInterfaceState(_ new: InterfaceState, recursively: Bool = true) {
         let old = lock.withLock { () -> InterfaceState in let o = _interfaceState; _interfaceState = new; return o }
         if old != new { interfaceStateDidChange(from: old, to: new) }
@@ -459,10 +531,19 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// entering the tree and leaves them all on `removeFromSupernode`. A network image starts
     /// its download in `didEnterPreloadState` and cancels it in `didExitPreloadState`.
     open func didEnterPreloadState() {}
+    /// Main thread: the node left the preload range (cancel downloads, drop prefetched data).
+    /// Texture's `-didExitPreloadState`.
     open func didExitPreloadState() {}
+    /// Main thread: the node entered the display range; a display job follows if it has no
+    /// contents. Texture's `-didEnterDisplayState`.
     open func didEnterDisplayState() {}
+    /// Main thread: the node left the display range; its display job was cancelled and its contents
+    /// released before this is called. Texture's `-didExitDisplayState`.
     open func didExitDisplayState() {}
+    /// Main thread: the node came on screen (start animations, count an impression). Texture's
+    /// `-didEnterVisibleState`.
     open func didEnterVisibleState() {}
+    /// Main thread: the node went off screen. Texture's `-didExitVisibleState`.
     open func didExitVisibleState() {}
 
     // MARK: Dirty tracking
@@ -541,7 +622,6 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         }
     }
 
-    /// Publishes a display result (main thread, from the committer).
     /// Why the last display job produced nothing (its `draw` threw, or its bitmap could not
     /// be allocated); nil after a successful draw. The node shows nothing or its placeholder.
     public var lastDisplayError: String? { lock.withLock { _lastDisplayError } }
@@ -561,6 +641,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         return error != nil
     }
 
+    /// Publishes a display result (main thread, from the committer).
     func _applyDisplayResult(_ contents: Bitmap?, scale: Double) {
         guard let layer else { return }
         let fade = placeholderEnabled ? placeholderFadeDuration : 0
@@ -582,24 +663,29 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// Main thread: the dispatcher shows keyboard focus as this node's layer border.
     var showsFocusRing = false
 
-    /// Whether keyboard focus (Tab / Shift-Tab) can rest on this node. Default false; controls
-    /// set it, and `ControlNode` also requires `isEnabled`.
+    /// Whether keyboard focus (Tab / Shift-Tab) can rest on this node. Default false; controls set
+    /// it, and `ControlNode` also requires `isEnabled`. Read on the main thread by the dispatcher;
+    /// set from any thread.
     open var isFocusable: Bool {
         get { lock.withLock { _isFocusable } }
         set { lock.withLock { _isFocusable = newValue } }
     }
 
-    /// Whether a touch inside this node leaves keyboard focus where it is, instead of moving it
-    /// to the touched focusable node or clearing it (an on-screen keyboard). Default false.
+    /// Whether a touch inside this node leaves keyboard focus where it is, instead of moving it to
+    /// the touched focusable node or clearing it (an on-screen keyboard). Default false. Read on
+    /// the main thread.
     open var touchesKeepFocus: Bool { false }
 
     /// Recognizers that watch touches beginning on this node or its subnodes (see
     /// `GestureRecognizer`). Any thread.
     public var gestureRecognizers: [GestureRecognizer] { lock.withLock { _gestureRecognizers } }
+    /// Attaches `recognizer` to this node: it watches touches that begin on the node or its
+    /// subnodes. Adding one twice does nothing. Any thread.
     public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
         recognizer.attach(to: self)
         lock.withLock { if !_gestureRecognizers.contains(where: { $0 === recognizer }) { _gestureRecognizers.append(recognizer) } }
     }
+    /// Detaches `recognizer`; touches beginning afterwards no longer reach it. Any thread.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
         lock.withLock { _gestureRecognizers.removeAll { $0 === recognizer } }
     }
@@ -623,8 +709,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     open func keyDown(_ key: KeyInput) -> Bool { false }
     /// Main thread. The key-up counterpart of `keyDown(_:)`.
     open func keyUp(_ key: KeyInput) -> Bool { false }
-    /// Main thread. Keyboard focus arrived at / left this node.
+    /// Main thread. Keyboard focus arrived at this node (Tab, a touch, or
+    /// `InputDispatcher.focus(_:showsRing:)`).
     open func didBecomeFocused() {}
+    /// Main thread. Keyboard focus left this node (Tab, a touch elsewhere, `focus(nil)`, or the
+    /// node left the chain).
     open func didResignFocus() {}
 
     /// Whether `point` (node coordinates) is in the area that takes touches. Default: the bounds
@@ -636,15 +725,18 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// origin) here, and undoes it in `convertFromSubnodeSpace(_:)`; hit testing, touch
     /// locations and focus geometry go through these two. Main thread.
     open func convertToSubnodeSpace(_ point: Point) -> Point { point }
+    /// Converts a point in the space the subnodes' frames are in back into this node's coordinates:
+    /// the inverse of `convertToSubnodeSpace(_:)`. Main thread.
     open func convertFromSubnodeSpace(_ point: Point) -> Point { point }
 
     // MARK: Debugging
 
+    /// The node's debug name and frame, and how many subnodes it has.
     open var description: String {
         "<\(debugName) frame: \(frame)\(subnodes.isEmpty ? "" : " subnodes: \(subnodes.count)")>"
     }
 
-    /// The node tree, one line per node, indented.
+    /// The node tree, one line per node, indented. Any thread.
     public var recursiveDescription: String {
         var lines: [String] = []
         func walk(_ n: DisplayNode, _ depth: Int) {

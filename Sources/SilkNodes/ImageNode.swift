@@ -24,16 +24,22 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
     private var _lastError: RasterError?
 
     /// Shows a scale label ("2.00x") on every image whose pixels differ from its node's device
-    /// pixels (Texture's image-scaling debug overlay). Set before display.
+    /// pixels (Texture's image-scaling debug overlay). Set before display. Main thread.
     nonisolated(unsafe) public static var showsScalingDebugOverlay = false
 
+    /// Creates an empty image node with the placeholder on (light grey until the image is drawn).
+    /// Any thread.
     public override init() {
         super.init()
         placeholderEnabled = true
     }
 
+    /// True: image nodes draw in display jobs.
     open override class var drawsContent: Bool { true }
 
+    /// A decoded image to show; setting it clears `imagePath`. The display job scales it to the
+    /// node's device pixels with `contentMode`, so the bitmap may be any size. A replacement of the
+    /// same pixel size redraws without a relayout (progressive refinements). Any thread.
     public var image: Bitmap? {
         get { lock.withLock { _image } }
         set {
@@ -48,32 +54,36 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
             if sizeChanged { setNeedsLayout() }
         }
     }
-    /// A PNG or JPEG file decoded by the display job.
+    /// A PNG or JPEG file decoded by the display job. Setting it clears `image`. Any thread.
     public var imagePath: String? {
         get { lock.withLock { _imagePath } }
         set { lock.withLock { _imagePath = newValue; _image = nil }; setNeedsDisplay() }
     }
+    /// How the image fits the bounds (default `.aspectFill`: cover the node, cropping the excess).
+    /// Any thread.
     public var contentMode: ContentMode {
         get { lock.withLock { _contentMode } }
         set { lock.withLock { _contentMode = newValue }; setNeedsDisplay() }
     }
     /// Unit rect of the image: with a zero size, the anchor `.aspectFill` keeps (default centre);
-    /// otherwise only that part of the image is shown.
+    /// otherwise only that part of the image is shown. Any thread.
     public var cropRect: Rect {
         get { lock.withLock { _cropRect } }
         set { lock.withLock { _cropRect = newValue }; setNeedsDisplay() }
     }
     /// By default an image smaller than the node is not enlarged beyond its own pixels by the
-    /// fitting modes (it would only get blurry); set to enlarge it anyway.
+    /// fitting modes (it would only get blurry); set to enlarge it anyway. Any thread.
     public var forceUpscaling: Bool {
         get { lock.withLock { _forceUpscaling } }
         set { lock.withLock { _forceUpscaling = newValue }; setNeedsDisplay() }
     }
+    /// Runs on the display queue after the image is scaled to the node's pixels, so a blur or a
+    /// tint touches only what is shown (Texture's `imageModificationBlock`). Any thread.
     public var imageModificationBlock: Modification? {
         get { lock.withLock { _modification } }
         set { lock.withLock { _modification = newValue }; setNeedsDisplay() }
     }
-    /// The last decoding error (a missing or corrupt file shows the placeholder).
+    /// The last decoding error (a missing or corrupt file shows the placeholder). Any thread.
     public var lastError: RasterError? { lock.withLock { _lastError } }
     func recordError(_ e: RasterError?) { lock.withLock { _lastError = e } }
 
@@ -94,6 +104,8 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         weak var node: ImageNode?
     }
 
+    /// Captures the image or path, content mode, crop, upscaling and modification for the display
+    /// job.
     open override func drawParameters() -> (any Sendable)? {
         lock.withLock {
             Parameters(image: _image, path: _imagePath, contentMode: _contentMode, cropRect: _cropRect,
@@ -102,6 +114,9 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         }
     }
 
+    /// Decodes (a path, at the node's pixel size), scales into the bitmap and runs the
+    /// modification, checking `isCancelled()` between the steps. A failed decode records
+    /// `lastError` and draws nothing, so the placeholder stays.
     open override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
         guard let p = parameters as? Parameters else { return }
         let devicePixels = (width: Int((context.bounds.width * context.scale).rounded(.up)),

@@ -17,9 +17,16 @@ import SilkRender
 /// or right here when drawing synchronously. Jobs under a transaction container share one
 /// transaction; `neverShowPlaceholders` waits for its subtree's jobs before returning.
 public final class NodePass {
+    /// The tree's root: laid out to fill `size`, its layer added to `hostLayer`.
     public let rootNode: DisplayNode
+    /// The layer the root node's layer is added to (the window's root layer). Main thread, like
+    /// every layer.
     public let hostLayer: Layer
+    /// The size the root node is laid out at, in points; a change relayouts the tree at the next
+    /// pass. Pass thread.
     public var size: Size { didSet { if size != oldValue { NodeScheduler.shared.setNeedsLayout(root: rootNode) } } }
+    /// Device pixels per point that display jobs draw at (`DisplayNode.displayScale` reads it).
+    /// Pass thread; after a change, redraw the tree (`Window.resize(to:scale:)` does).
     public var scale: Double
     /// Publishes this tree's finished display work (`commit()` on the pass thread).
     public let committer = TransactionCommitter()
@@ -33,15 +40,27 @@ public final class NodePass {
     /// Pass thread.
     public var synchronousDisplay = NodeScheduler.shared.synchronousDisplay
 
+    /// Counters of what the pass did, for benchmarks, logs and tests.
     public struct Statistics: Sendable {
+        /// Passes that found work (dirty nodes, layout or queued blocks).
         public var passes = 0
+        /// Layouts of the root (the tree was invalidated or the size changed).
         public var layouts = 0
+        /// Display jobs started, on the display queues or synchronously.
         public var jobsStarted = 0
+        /// Of those, jobs drawn on the pass thread (`synchronousDisplay`).
         public var synchronousDraws = 0
+        /// The last layout failure (a tree too deep to lay out), if any; the tree then keeps its
+        /// previous frames.
         public var lastLayoutError: String?
     }
+    /// What this pass has done so far. Pass thread.
     public private(set) var statistics = Statistics()
 
+    /// Shows `rootNode` in `hostLayer` at `size` points and `scale`: creates the root's layer,
+    /// gives the tree every interface state, asks for a layout, and makes the calling thread the
+    /// pass thread. A `Window` creates one in `setRootNode`; tests and tools create their own and
+    /// call `run()`. Main (pass) thread.
     public init(rootNode: DisplayNode, hostLayer: Layer, size: Size, scale: Double) {
         self.rootNode = rootNode
         self.hostLayer = hostLayer
@@ -84,7 +103,8 @@ public final class NodePass {
         NodeScheduler.shared.adoptCurrentThreadAsPassThread()
     }
 
-    /// Runs one pass if anything changed. Returns whether it did any work.
+    /// Runs one pass if anything changed. Returns whether it did any work. Pass thread: the
+    /// window's observer calls it each loop iteration.
     @discardableResult
     public func run() -> Bool {
         NodeScheduler.shared.adoptCurrentThreadAsPassThread()

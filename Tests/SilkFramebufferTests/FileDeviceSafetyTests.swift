@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SilkRunLoop
 import SilkTestSupport
+import SilkSystem
 import Testing
 @testable import SilkFramebuffer
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SilkRunLoop
+import SilkSystem
 import Testing
 @testable import SilkWayland
 

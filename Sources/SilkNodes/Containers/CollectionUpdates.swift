@@ -99,7 +99,7 @@ struct ChangeSet {
 }
 
 /// A batch update that does not match the data source; the container reloads all data instead.
-public struct CollectionUpdateError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+struct CollectionUpdateError: Error, CustomStringConvertible, Sendable {
+    let description: String
     init(_ d: String) { description = d }
 }

@@ -5,6 +5,8 @@ import SilkGeometry
 /// with `PagerLayout` and paging. A drag or fling comes to rest on the nearest page in the
 /// direction it went (at most one page per swipe); ←/→ and the wheel turn one page.
 open class PagerNode: CollectionNode, @unchecked Sendable {
+    /// Creates an empty pager: a `PagerLayout` collection with paging and elastic edges. Set its
+    /// `dataSource` (one item per page). Any thread.
     public init() {
         super.init(layout: PagerLayout())
         name = "pager"
@@ -12,16 +14,17 @@ open class PagerNode: CollectionNode, @unchecked Sendable {
         edgeBehavior = .elastic
     }
 
-    /// The page nearest the current offset.
+    /// The page nearest the current offset. Any thread.
     public var currentPageIndex: Int {
         let w = bounds.width
         guard w > 0 else { return 0 }
         return max(0, Int((contentOffset.x / w).rounded()))
     }
 
+    /// Pages in the model: the items of every section. Main thread.
     public var numberOfPages: Int { (0..<numberOfSections).reduce(0) { $0 + numberOfItems(inSection: $1) } }
 
-    /// Scrolls to page `index` (clamped).
+    /// Scrolls to page `index` (clamped). Main thread.
     public func scrollToPage(at index: Int, animated: Bool) {
         let n = numberOfPages
         guard n > 0 else { return }

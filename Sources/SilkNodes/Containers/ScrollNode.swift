@@ -34,18 +34,21 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
     private var animationTimer: TimerToken?
     private var lastTick = 0.0
     private var drag: (origin: Point, startOffset: Point, tracker: VelocityTracker)?
-    /// The loop whose (possibly virtual) clock drives decelerations and animated scrolls.
+    /// The loop whose (possibly virtual) clock drives decelerations and animated scrolls. Main
+    /// thread (not locked), like the other tuning properties here.
     public var animationLoop: EventLoop?
-    /// Points one arrow key scrolls.
+    /// Points one arrow key scrolls. Main thread.
     public var lineScrollDistance = 40.0
-    /// Wheel deltas (`.wheel` source) are multiplied by this (a click is ~10 points).
+    /// Wheel deltas (`.wheel` source) are multiplied by this (a click is ~10 points). Main thread.
     public var wheelMultiplier = 3.0
     /// How far a drag moves along a scrollable axis before it scrolls (and cancels the touch for
-    /// the node under it).
+    /// the node under it). Main thread.
     public var dragSlop = 10.0
-    /// Called on the main thread after every offset change.
+    /// Called on the main thread after every offset change. Set it on the main thread too.
     public var onScroll: ((ScrollNode) -> Void)?
 
+    /// Creates a vertical scroll node with elastic edges; it clips and carries its pan recognizer.
+    /// Any thread.
     public override init() {
         super.init()
         clipsToBounds = true
@@ -55,28 +58,36 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Configuration (any thread)
 
+    /// The axes the content scrolls along (default `.vertical`). Any thread.
     public var scrollableDirections: ScrollDirections {
         get { lock.withLock { _scrollableDirections } }
         set { lock.withLock { _scrollableDirections = newValue }; setNeedsLayout() }
     }
+    /// What happens at the ends of the content: `.elastic` (default) lets a drag pull past and
+    /// springs back, `.clamped` stops there. Any thread.
     public var edgeBehavior: ScrollEdgeBehavior {
         get { lock.withLock { _edgeBehavior } }
         set { lock.withLock { _edgeBehavior = newValue } }
     }
-    /// Content size from the layout spec (laid out unbounded along the scrollable directions).
+    /// Content size from the layout spec (laid out unbounded along the scrollable directions). Any
+    /// thread.
     public var automaticallyManagesContentSize: Bool {
         get { lock.withLock { _automaticallyManagesContentSize } }
         set { lock.withLock { _automaticallyManagesContentSize = newValue }; setNeedsLayout() }
     }
-    /// Releases of a drag and flings come to rest on a multiple of the node's size.
+    /// Releases of a drag and flings come to rest on a multiple of the node's size. Any thread.
     public var isPagingEnabled: Bool {
         get { lock.withLock { _isPagingEnabled } }
         set { lock.withLock { _isPagingEnabled = newValue } }
     }
+    /// Whether drags, wheels and keys scroll (default true); code can still set the offset. Any
+    /// thread.
     public var isScrollEnabled: Bool {
         get { lock.withLock { _isScrollEnabled } }
         set { lock.withLock { _isScrollEnabled = newValue } }
     }
+    /// The size of the scrolled content in points; the offset stays within it. Set it when
+    /// `automaticallyManagesContentSize` is off (with it on, layout sets it). Any thread.
     public var contentSize: Size {
         get { lock.withLock { _contentSize } }
         set {
@@ -85,24 +96,25 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         }
     }
 
-    /// The top-left of the viewport in content coordinates (whole points).
+    /// The top-left of the viewport in content coordinates (whole points). Any thread.
     public var contentOffset: Point { boundsOrigin }
 
-    /// The largest offset along each axis (0 when the content fits).
+    /// The largest offset along each axis (0 when the content fits). Any thread.
     public var maximumContentOffset: Point {
         let s = contentSize, b = bounds.size
         return Point(x: max(0, s.width - b.width), y: max(0, s.height - b.height))
     }
 
-    /// Whether the user is dragging the content.
+    /// Whether the user is dragging the content. Main thread.
     public var isDragging: Bool { drag != nil }
-    /// Whether the content is moving on its own (a fling, a spring-back, an animated scroll).
+    /// Whether the content is moving on its own (a fling, a spring-back, an animated scroll). Main
+    /// thread.
     public var isDecelerating: Bool { animationTimer != nil }
 
     // MARK: Scrolling (main thread)
 
     /// Scrolls to `offset`, clamped to the content; `animated`: a critically damped spring on
-    /// `animationLoop`'s clock (about 0.4 s). Stops any motion in progress.
+    /// `animationLoop`'s clock (about 0.4 s). Stops any motion in progress. Main thread.
     public func setContentOffset(_ offset: Point, animated: Bool = false) {
         let clamped = clamp(offset)
         if animated {
@@ -117,7 +129,8 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         }
     }
 
-    /// Scrolls by `delta` points at once (clamped). Returns whether the offset changed.
+    /// Scrolls by `delta` points at once (clamped). Returns whether the offset changed. Main
+    /// thread.
     @discardableResult
     public func scroll(by delta: Point) -> Bool {
         let before = contentOffset
@@ -125,7 +138,7 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         return contentOffset != before
     }
 
-    /// Stops a fling or animation where it is.
+    /// Stops a fling or animation where it is. Main thread.
     public func stopMotion() {
         if let t = animationTimer { (animationLoop ?? EventLoop.main).cancelTimer(t) }
         animationTimer = nil
@@ -280,6 +293,9 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Wheel and keys
 
+    /// Scrolls by the wheel (× `wheelMultiplier`) or touchpad delta along the scrollable axes — a
+    /// vertical wheel scrolls a horizontal-only node — or a page at a time when paging. Consumed
+    /// whenever it could scroll.
     open override func scrollWheel(_ delta: ScrollDelta, at location: Point, with event: InputEvent) -> Bool {
         guard isScrollEnabled else { return false }
         let dirs = scrollableDirections
@@ -302,6 +318,8 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         return true
     }
 
+    /// Arrows scroll by `lineScrollDistance` (a page when paging horizontally), Page Up/Down by
+    /// nine tenths of the viewport, Home/End to the ends.
     open override func keyDown(_ key: KeyInput) -> Bool {
         guard isScrollEnabled else { return false }
         let dirs = scrollableDirections
@@ -329,15 +347,19 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Coordinates and layout
 
+    /// Adds the content offset: subnodes' frames are in content coordinates.
     open override func convertToSubnodeSpace(_ point: Point) -> Point {
         let o = boundsOrigin
         return Point(x: point.x + o.x, y: point.y + o.y)
     }
+    /// Removes the content offset.
     open override func convertFromSubnodeSpace(_ point: Point) -> Point {
         let o = boundsOrigin
         return Point(x: point.x - o.x, y: point.y - o.y)
     }
 
+    /// The spec from `layoutSpecBlock` (or a subclass); with `automaticallyManagesContentSize`,
+    /// laid out unbounded along the scrollable directions so its size becomes the content size.
     open override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
         let inner = super.layoutSpecThatFits(constrainedSize)
         guard let inner, automaticallyManagesContentSize else { return inner }

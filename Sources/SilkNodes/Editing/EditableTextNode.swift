@@ -12,6 +12,8 @@ public protocol EditableTextNodeDelegate: AnyObject {
     /// Typing, deleting, cutting or pasting wants to replace `range` with `text`: return false
     /// to refuse (a PIN field that takes digits only, a length limit).
     func editableTextNode(_ node: EditableTextNode, shouldChangeTextIn range: Range<Int>, replacementText text: String) -> Bool
+    /// The caret moved or the selection changed (keys, touches, edits; not `selectedRange =` from
+    /// code).
     func editableTextNodeDidChangeSelection(_ node: EditableTextNode)
     /// The text changed (typing, deleting, undo, paste; not `attributedText =` from code).
     func editableTextNodeDidUpdateText(_ node: EditableTextNode)
@@ -23,18 +25,28 @@ public protocol EditableTextNodeDelegate: AnyObject {
 }
 
 extension EditableTextNodeDelegate {
+    /// Does nothing.
     public func editableTextNodeDidBeginEditing(_ node: EditableTextNode) {}
+    /// Allows every change.
     public func editableTextNode(_ node: EditableTextNode, shouldChangeTextIn range: Range<Int>, replacementText text: String) -> Bool { true }
+    /// Does nothing.
     public func editableTextNodeDidChangeSelection(_ node: EditableTextNode) {}
+    /// Does nothing.
     public func editableTextNodeDidUpdateText(_ node: EditableTextNode) {}
+    /// Does nothing.
     public func editableTextNodeDidFinishEditing(_ node: EditableTextNode) {}
+    /// Returns false: Enter goes on to the supernodes.
     public func editableTextNodeShouldReturn(_ node: EditableTextNode) -> Bool { false }
 }
 
 /// An ancestor that shows an on-screen keyboard for editable nodes (`KeyboardAvoidingNode`).
 /// Main thread.
 public protocol EditingHost: AnyObject {
+    /// An editable node inside the host took focus and began editing: show the keyboard and keep
+    /// `node` above it.
     func editingDidBegin(in node: EditableTextNode)
+    /// The editable node lost focus. Another may begin editing right after (Tab), so hide the
+    /// keyboard late, not at once.
     func editingDidEnd(in node: EditableTextNode)
 }
 
@@ -68,12 +80,16 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     private var _textVersion: UInt64 = 0
 
     // MARK: Main-thread state
-    /// Draws the text (or the placeholder); moved to scroll.
+    /// Draws the text (or the placeholder); moved to scroll. Main thread, like the caret.
     public let contentNode = EditableTextContentNode()
+    /// The caret: a `caretWidth`-wide subnode coloured `caretColor`, shown while editing with an
+    /// empty selection and blinking every `caretBlinkInterval`. A layer of its own, so blinking
+    /// redraws nothing. Main thread.
     public let caretNode = DisplayNode()
     private var highlightNodes: [DisplayNode] = []
+    /// Whether the node has keyboard focus and takes editing keys. Main thread.
     public private(set) var isEditing = false
-    /// How far the text is scrolled (points; x when single-line, y when multi-line).
+    /// How far the text is scrolled (points; x when single-line, y when multi-line). Main thread.
     public private(set) var scrollOffset = Point.zero
     private var cachedLayout: (version: UInt64, width: Double, secure: Bool, layout: TextLayout)?
     private var blinkTimer: TimerToken?
@@ -86,6 +102,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     /// Caret width in points.
     public static let caretWidth = 2.0
 
+    /// Creates an empty, editable, single-line field with a text inset of 8 pt top and bottom and
+    /// 10 pt at the sides; it clips and is focusable. Any thread.
     public override init() {
         super.init()
         isFocusable = true
@@ -100,69 +118,83 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Configuration (any thread)
 
-    /// The text. Setting it from code puts the caret at the end and clears undo.
+    /// The edited text with its attributes. Setting it from code puts the caret at the end, clears
+    /// undo and does not call the delegate. Any thread.
     public var attributedText: AttributedText {
         get { lock.withLock { _editor.text } }
         set { lock.withLock { _editor.setText(newValue); _textVersion &+= 1 }; textChangedFromCode() }
     }
-    /// The text as a plain string.
+    /// The text as a plain string. Any thread.
     public var text: String { lock.withLock { _editor.string } }
-    /// Shown, in its own attributes, while the text is empty.
+    /// Shown, in its own attributes, while the text is empty. Any thread.
     public var attributedPlaceholderText: AttributedText? {
         get { lock.withLock { _placeholder } }
         set { lock.withLock { _placeholder = newValue }; textChangedFromCode() }
     }
-    /// The attributes of typed text (reset to those before the caret when the caret moves).
+    /// The attributes of typed text (reset to those before the caret when the caret moves). Any
+    /// thread.
     public var typingAttributes: TextAttributes {
         get { lock.withLock { _editor.typingAttributes } }
         set { lock.withLock { _editor.typingAttributes = newValue }; textChangedFromCode() }
     }
-    /// Space between the node's edges and the text.
+    /// Space between the node's edges and the text. In points (default 8 top and bottom, 10 at the
+    /// sides). Any thread.
     public var textContainerInset: EdgeInsets {
         get { lock.withLock { _inset } }
         set { lock.withLock { _inset = newValue }; textChangedFromCode() }
     }
-    /// Multi-line: the node grows with its lines up to this many (0: no limit), then scrolls.
+    /// Multi-line: the node grows with its lines up to this many (0: no limit), then scrolls. Any
+    /// thread.
     public var maximumLinesShown: Int {
         get { lock.withLock { _maximumLinesShown } }
         set { lock.withLock { _maximumLinesShown = max(0, newValue) }; textChangedFromCode() }
     }
-    /// Wrap lines and take Enter as a line break (default false: one line, Enter submits).
+    /// Wrap lines and take Enter as a line break (default false: one line, Enter submits). Any
+    /// thread.
     public var isMultiline: Bool {
         get { lock.withLock { _isMultiline } }
         set { lock.withLock { _isMultiline = newValue; _textVersion &+= 1 }; textChangedFromCode() }
     }
-    /// Show a bullet per character; copying and cutting are refused; words are not told apart.
+    /// Show a bullet per character; copying and cutting are refused; words are not told apart. Any
+    /// thread.
     public var isSecureTextEntry: Bool {
         get { lock.withLock { _isSecure } }
         set { lock.withLock { _isSecure = newValue; _textVersion &+= 1 }; textChangedFromCode() }
     }
-    /// When false the node shows its text but neither takes focus nor edits.
+    /// When false the node shows its text but neither takes focus nor edits. Any thread.
     public var isEditable: Bool {
         get { lock.withLock { _isEditable } }
         set { lock.withLock { _isEditable = newValue } }
     }
+    /// The caret's colour (default the focus blue). Any thread.
     public var caretColor: Color {
         get { lock.withLock { _caretColor } }
         set { lock.withLock { _caretColor = newValue }; caretNode.backgroundColor = newValue }
     }
+    /// The colour of the selection highlights behind the text (default translucent blue). Any
+    /// thread.
     public var selectionColor: Color {
         get { lock.withLock { _selectionColor } }
         set { lock.withLock { _selectionColor = newValue }; onPassThread { [self] in refresh() } }
     }
+    /// Told of editing, selection and text changes, and asked before each change (main thread).
+    /// Weak. Any thread may set it.
     public weak var delegate: (any EditableTextNodeDelegate)? {
         get { lock.withLock { _delegate } }
         set { lock.withLock { _delegate = newValue } }
     }
-    /// The selection in characters (grapheme clusters); empty: the caret.
+    /// The selection in characters (grapheme clusters); empty: the caret. Setting it from code does
+    /// not call the delegate. Any thread.
     public var selectedRange: Range<Int> {
         get { lock.withLock { _editor.selectedRange } }
         set { lock.withLock { _editor.select(range: newValue) }; onPassThread { [self] in refresh() } }
     }
+    /// The selection with its direction (anchor and head, in characters). Any thread.
     public var selection: TextSelection { lock.withLock { _editor.selection } }
-    /// A copy of the editing model (text, selection, undo history).
+    /// A copy of the editing model (text, selection, undo history). Any thread.
     public var editor: TextEditor { lock.withLock { _editor } }
 
+    /// Focusable while `isEditable`.
     open override var isFocusable: Bool {
         get { super.isFocusable && isEditable }
         set { super.isFocusable = newValue }
@@ -211,6 +243,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         return (all, min(all, shown))
     }
 
+    /// The constrained width (or the text's width plus the inset and caret, when unbounded) and the
+    /// height of the lines shown: one when single-line, up to `maximumLinesShown` when multi-line.
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
         let (inset, limit, multiline) = lock.withLock { (_inset, _maximumLinesShown, _isMultiline) }
         let width = layoutWidth(forBounds: constrainedSize.width)
@@ -230,6 +264,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         return layout
     }
 
+    /// Places the content, caret and selection highlights for the new bounds, scrolling the caret
+    /// into view.
     open override func layoutDidFinish() { refresh() }
 
     // MARK: Index conversions (text coordinates: the content node's)
@@ -242,7 +278,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         lock.withLock { _isSecure ? max(0, min(i, _editor.characterCount)) : _editor.characterIndex(ofScalar: i) }
     }
 
-    /// The caret rectangle of character index `i` in the content node's coordinates.
+    /// The caret rectangle of character index `i` in the content node's coordinates. Main thread.
     public func caretRect(forCharacter i: Int) -> Rect {
         let layout = textLayout
         if let r = layout.caretRect(at: displayIndex(ofCharacter: i)) {
@@ -254,7 +290,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         return Rect(x: x, y: 0, width: Self.caretWidth, height: m.height)
     }
 
-    /// The character index nearest to `point` (this node's coordinates).
+    /// The character index nearest to `point` (this node's coordinates). Main thread.
     public func characterIndex(at point: Point) -> Int {
         let inset = textContainerInset
         let p = Point(x: point.x - inset.left + scrollOffset.x, y: point.y - inset.top + scrollOffset.y)
@@ -376,6 +412,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Focus
 
+    /// Begins editing: shows the caret, tells the nearest `EditingHost` ancestor and the delegate.
     open override func didBecomeFocused() {
         isEditing = true
         refresh()
@@ -383,6 +420,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         delegate?.editableTextNodeDidBeginEditing(self)
     }
 
+    /// Ends editing: hides the caret, closes the undo group, tells the host and the delegate.
     open override func didResignFocus() {
         isEditing = false
         drag = nil
@@ -404,7 +442,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     // MARK: Editing (main thread)
 
     /// Performs an editing command as if its key was pressed (the on-screen keyboard does this).
-    /// Returns whether the node handled it.
+    /// Returns whether the node handled it. The delegate is asked and told as for typed keys. Main
+    /// thread.
     @discardableResult
     public func perform(_ command: TextEditingCommand) -> Bool {
         guard isEditable else { return false }
@@ -472,6 +511,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         if selection != before { delegate?.editableTextNodeDidChangeSelection(self) }
     }
 
+    /// Performs the editing command for the key while editing
+    /// (`TextEditor.command(for:multiline:)`); other keys (Tab, Escape) go on up the tree.
     open override func keyDown(_ key: KeyInput) -> Bool {
         guard isEditing, let command = TextEditor.command(for: key, multiline: isMultiline) else { return false }
         if isSecureTextEntry, case .move(let m, let extending) = command, m == .wordLeft || m == .wordRight {
@@ -483,6 +524,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
 
     // MARK: Touches and pointer (main thread)
 
+    /// Takes touches while editable: one tap places the caret at the nearest boundary, two select
+    /// the word, three everything; Shift extends from the anchor. Focus follows the touch.
     open override func touchesBegan(_ touches: [Touch], with event: InputEvent) -> Bool {
         guard isEditable, let t = touches.first else { return false }
         let i = characterIndex(at: t.location(in: self))
@@ -510,6 +553,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         return true
     }
 
+    /// Extends the selection to the finger (by words after a double tap).
     open override func touchesMoved(_ touches: [Touch], with event: InputEvent) {
         guard let t = touches.first, let drag else { return }
         let i = characterIndex(at: t.location(in: self))
@@ -530,7 +574,9 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         selectionDidChange(from: before)
     }
 
+    /// Ends the drag selection.
     open override func touchesEnded(_ touches: [Touch], with event: InputEvent) { drag = nil }
+    /// Ends the drag selection, keeping what was selected.
     open override func touchesCancelled(_ touches: [Touch], with event: InputEvent?) { drag = nil }
 }
 
@@ -540,6 +586,7 @@ public final class EditableTextContentNode: DisplayNode, @unchecked Sendable {
     private var _shownText: AttributedText?
     private var _shownWidth = 0.0
 
+    /// True: the text is drawn in display jobs.
     public override class var drawsContent: Bool { true }
 
     /// Shows `layout` (nil: nothing), redrawing only when its text or width changed.
@@ -556,8 +603,10 @@ public final class EditableTextContentNode: DisplayNode, @unchecked Sendable {
 
     struct Parameters: Sendable { let layout: TextLayout? }
 
+    /// The layout handed over by the editable node (made on the main thread, never shaped again).
     public override func drawParameters() -> (any Sendable)? { Parameters(layout: lock.withLock { _layout }) }
 
+    /// Draws the prepared layout at the origin.
     public override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
         guard let p = parameters as? Parameters, let layout = p.layout else { return }
         if isCancelled() { throw RasterError.cancelled }

@@ -11,22 +11,42 @@ import SilkRunLoop
 /// on the keyboard keep focus (`touchesKeepFocus`), so the caret stays in the field. Main
 /// thread for input; configure anywhere.
 public final class KeyboardNode: DisplayNode, @unchecked Sendable {
-    public enum Page: Sendable { case letters, symbols }
+    /// The key layouts the keyboard switches between.
+    public enum Page: Sendable {
+        /// QWERTY letters, shift, and `@` beside space.
+        case letters
+        /// Digits, punctuation and symbols, `_` beside space.
+        case symbols
+    }
 
     /// What a key does.
     public enum KeyAction: Hashable, Sendable {
+        /// Types the string (upper-cased on the letters page while shifted or caps-locked).
         case character(String)
-        case shift, backspace, enter, space
+        /// Shifts the next letter; tapped twice within 0.4 s, locks capitals until tapped again.
+        case shift
+        /// Deletes the character before the caret, or the selection.
+        case backspace
+        /// Submits (the delegate's `editableTextNodeShouldReturn`); in a multi-line field that
+        /// does not handle it, types a line break.
+        case enter
+        /// Types a space.
+        case space
+        /// Switches to the page (and drops shift and caps lock).
         case page(Page)
     }
 
-    /// The field keys type into (set by `KeyboardAvoidingNode` when editing begins).
+    /// The field keys type into (set by `KeyboardAvoidingNode` when editing begins). Main thread.
     public weak var target: EditableTextNode?
-    /// Called after each key with its action (for logs and tests).
+    /// Called after each key with its action (for logs and tests). Called and set on the main
+    /// thread.
     public var keyTyped: ((KeyAction) -> Void)?
 
+    /// The page shown. Main thread.
     public private(set) var page: Page = .letters
+    /// Whether the next letter is typed upper-case (one-shot shift). Main thread.
     public private(set) var shifted = false
+    /// Whether letters are typed upper-case until shift is tapped again. Main thread.
     public private(set) var capsLock = false
     private var lastShiftTap = -Double.infinity
 
@@ -36,6 +56,8 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
     /// Every key's button with its action, per page (built once).
     private var keys: [Page: [[(action: KeyAction, button: ButtonNode)]]] = [:]
 
+    /// Creates the keyboard on its letters page, its buttons built once for both pages. Give it
+    /// a height (its style); keys share each row's width by weight. Any thread.
     public override init() {
         super.init()
         name = "keyboard"
@@ -104,7 +126,7 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
         }
     }
 
-    /// The buttons of the page shown, row by row (for tests and the demo's key map).
+    /// The buttons of the page shown, row by row (for tests and the demo's key map). Main thread.
     public var visibleKeys: [(action: KeyAction, button: ButtonNode)] { (keys[page] ?? []).flatMap { $0 } }
 
     /// Acts as if the key was tapped. Main thread.
@@ -137,6 +159,8 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
     /// Tapping keys leaves the focus (and the caret) in the field.
     public override var touchesKeepFocus: Bool { true }
 
+    /// The shown page's rows stacked 8 pt apart inside an 8 pt inset, keys 6 pt apart and
+    /// sized by weight; the second letter row is inset by half a key.
     public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
         let rows = (keys[page] ?? []).enumerated().map { i, row -> any LayoutElement in
             var s = Style()
@@ -156,19 +180,28 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
 /// is edited and the keyboard is wanted (`KeyboardPresence`), and scrolls the content so the
 /// field sits above the keyboard. The content keeps its full size; it is moved, not relaid out.
 public final class KeyboardAvoidingNode: DisplayNode, EditingHost, @unchecked Sendable {
+    /// The screen the keyboard avoids: it fills this node and is moved up, not relaid out,
+    /// while the keyboard shows.
     public let contentNode: DisplayNode
+    /// The keyboard shown over the bottom of `contentNode`; typed keys go to the edited field.
     public let keyboard = KeyboardNode()
     private let viewport = ScrollingViewportNode()
     /// The keyboard's height as a fraction of this node's height (at most `maximumKeyboardHeight`).
+    /// Main thread (not locked).
     public var keyboardHeightFraction = 0.42
+    /// The keyboard's greatest height in points (default 320). Main thread.
     public var maximumKeyboardHeight = 320.0
-    /// Called when the keyboard shows or hides (for logs).
+    /// Called when the keyboard shows or hides (for logs). Called and set on the main thread.
     public var keyboardVisibilityChanged: ((Bool) -> Void)?
+    /// Whether the keyboard is shown now. Main thread.
     public private(set) var isKeyboardShown = false
+    /// The keyboard's height in points, once it has been shown. Main thread.
     public private(set) var keyboardHeight = 0.0
     private weak var editing: EditableTextNode?
     private var observer: Int?
 
+    /// Wraps `contentNode` (the form) and follows `KeyboardPresence` to decide whether a
+    /// keyboard is wanted. Any thread.
     public init(contentNode: DisplayNode) {
         self.contentNode = contentNode
         super.init()
@@ -187,17 +220,22 @@ public final class KeyboardAvoidingNode: DisplayNode, EditingHost, @unchecked Se
 
     deinit { if let observer { let o = observer; onPassThread { KeyboardPresence.removeObserver(o) } } }
 
+    /// The content filling the node, with the keyboard overlaid at the bottom.
     public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
         OverlayLayoutSpec(child: viewport,
                           overlay: InsetLayoutSpec(insets: EdgeInsets(top: .infinity, left: 0, bottom: 0, right: 0), child: keyboard))
     }
 
+    /// Points the keyboard at `node` and shows it if wanted, moving the content so `node` is
+    /// above it. Main thread.
     public func editingDidBegin(in node: EditableTextNode) {
         editing = node
         keyboard.target = node
         update()
     }
 
+    /// Hides the keyboard a loop turn later, unless another field began editing meanwhile (Tab
+    /// from field to field does not flicker). Main thread.
     public func editingDidEnd(in node: EditableTextNode) {
         guard editing === node else { return }
         editing = nil
@@ -211,6 +249,7 @@ public final class KeyboardAvoidingNode: DisplayNode, EditingHost, @unchecked Se
         }
     }
 
+    /// Keeps the edited field above the keyboard at the new size.
     public override func layoutDidFinish() { scrollEditedFieldIntoView() }
 
     /// Shows or hides the keyboard for the current state. Main thread.

@@ -13,19 +13,28 @@ import SilkRaster
 /// A selection: `anchor` stays where selecting began, `head` is the end that moves (the caret).
 /// Both are character (grapheme-cluster) indices.
 public struct TextSelection: Hashable, Sendable, CustomStringConvertible {
+    /// Where selecting began: the end that stays put while Shift+arrows or a drag extend.
     public var anchor: Int
+    /// The moving end, where the caret shows.
     public var head: Int
+    /// A selection from `anchor` to `head`, in either order (a backward selection has its head
+    /// first).
     public init(anchor: Int, head: Int) { self.anchor = anchor; self.head = head }
     /// A caret at `index`.
     public init(caret index: Int) { anchor = index; head = index }
+    /// The selected characters, whichever end came first.
     public var range: Range<Int> { min(anchor, head)..<max(anchor, head) }
+    /// Whether nothing is selected: `anchor` and `head` are the same index.
     public var isCaret: Bool { anchor == head }
+    /// "caret 3", or "2→7" from anchor to head.
     public var description: String { isCaret ? "caret \(head)" : "\(anchor)→\(head)" }
 }
 
 /// How far a deletion or a word movement reaches.
 public enum TextGranularity: Hashable, Sendable {
+    /// One character (grapheme cluster): Backspace, Delete.
     case character
+    /// To the word boundary (Ctrl+Backspace, Ctrl+Delete): see `TextEditor.wordStart(before:)`.
     case word
     /// To the start (backward) or end (forward) of the line.
     case line
@@ -35,18 +44,51 @@ public enum TextGranularity: Hashable, Sendable {
 /// need the laid-out lines: pass a `TextLineNavigation`; without one, lines are paragraphs and
 /// up/down go to the start/end of the text.
 public enum TextMovement: Hashable, Sendable {
-    case left, right, wordLeft, wordRight, lineStart, lineEnd, up, down, documentStart, documentEnd
+    /// One character back (or, with a selection and not extending, to its start).
+    case left
+    /// One character forward (or, with a selection and not extending, to its end).
+    case right
+    /// To the start of the word at or before the caret (Ctrl+Left).
+    case wordLeft
+    /// To the end of the word at or after the caret (Ctrl+Right).
+    case wordRight
+    /// To the start of the visual line (Home).
+    case lineStart
+    /// To the end of the visual line (End).
+    case lineEnd
+    /// One line up, keeping the caret's x (`TextEditor.preferredX`); from the first line, to
+    /// the start.
+    case up
+    /// One line down, keeping the caret's x; from the last line, to the end.
+    case down
+    /// To the start of the text (Ctrl+Home).
+    case documentStart
+    /// To the end of the text (Ctrl+End).
+    case documentEnd
 }
 
 /// What an editing key asks for (`TextEditor.command(for:multiline:)` maps keys to these).
 public enum TextEditingCommand: Hashable, Sendable {
+    /// Replaces the selection with the text (typed, or from the on-screen keyboard).
     case insert(String)
+    /// Deletes the selection, or back from the caret by the granularity (Backspace).
     case deleteBackward(TextGranularity)
+    /// Deletes the selection, or forward from the caret by the granularity (Delete).
     case deleteForward(TextGranularity)
+    /// Moves the caret; `extending` moves only the selection's head (Shift held).
     case move(TextMovement, extending: Bool)
+    /// Selects the whole text (Ctrl+A).
     case selectAll
-    case undo, redo
-    case copy, cut, paste
+    /// Undoes the last group of edits (Ctrl+Z).
+    case undo
+    /// Redoes the last undone group (Ctrl+Shift+Z, Ctrl+Y).
+    case redo
+    /// Copies the selection to the clipboard (Ctrl+C, Ctrl+Insert).
+    case copy
+    /// Copies the selection and deletes it (Ctrl+X, Shift+Delete).
+    case cut
+    /// Replaces the selection with the clipboard's text (Ctrl+V, Shift+Insert).
+    case paste
     /// Enter in a single-line field: the field's owner decides (submit, next field).
     case submit
 }
@@ -54,20 +96,37 @@ public enum TextEditingCommand: Hashable, Sendable {
 /// Visual line geometry for caret movements, provided by whoever laid the text out. Indices are
 /// character indices.
 public protocol TextLineNavigation {
+    /// The first character index of the visual line containing `index`.
     func lineStart(containing index: Int) -> Int
+    /// The index after the last character of the visual line containing `index` (before its
+    /// line break, if any).
     func lineEnd(containing index: Int) -> Int
-    /// The index one line above / below `index`, keeping `x` (points) when given; nil at the
-    /// first / last line.
+    /// The index one line above `index`, keeping `x` (points) when given; nil at the first line.
     func index(above index: Int, x: Double?) -> Int?
+    /// The index one line below `index`, keeping `x` (points) when given; nil at the last line.
     func index(below index: Int, x: Double?) -> Int?
 }
 
 /// One replacement: the characters of `range` (in the text before) become `replacement`.
 public struct TextEdit: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable { case typing, deleteBackward, deleteForward, other }
+    /// What made an edit, which decides how undo groups it with its neighbours.
+    public enum Kind: Hashable, Sendable {
+        /// Typed text: consecutive typing at the caret is undone a word at a time.
+        case typing
+        /// Backspace: consecutive ones are undone together.
+        case deleteBackward
+        /// Delete: consecutive ones are undone together.
+        case deleteForward
+        /// Anything else (paste, cut, an edit from code): its own undo group.
+        case other
+    }
+    /// The replaced characters (grapheme-cluster indices in the text before the edit).
     public var range: Range<Int>
+    /// The text that takes their place (empty for a deletion).
     public var replacement: String
+    /// What made the edit (undo grouping).
     public var kind: Kind
+    /// An edit replacing the characters in `range` with `replacement`.
     public init(range: Range<Int>, replacement: String, kind: Kind = .other) {
         self.range = range; self.replacement = replacement; self.kind = kind
     }
@@ -75,6 +134,8 @@ public struct TextEdit: Hashable, Sendable {
 
 /// Attributed text being edited, its selection and its undo history.
 public struct TextEditor: Sendable {
+    /// The text being edited, with its attributes. Change it through edits (undoable) or
+    /// `setText(_:)`.
     public private(set) var text: AttributedText
     /// The caret or selection, always on cluster boundaries within the text.
     public private(set) var selection: TextSelection
@@ -96,6 +157,8 @@ public struct TextEditor: Sendable {
     /// Whether the last undo group may take the next edit (consecutive typing or deleting).
     private var groupIsOpen = false
 
+    /// An editor over `text` with the caret at its end; `typingAttributes` style typed text until
+    /// the caret moves next to existing text.
     public init(_ text: AttributedText = AttributedText(), typingAttributes: TextAttributes = TextAttributes()) {
         self.text = text
         self.typingAttributes = typingAttributes
@@ -107,12 +170,17 @@ public struct TextEditor: Sendable {
 
     // MARK: Reading
 
+    /// The text without its attributes.
     public var string: String { text.string }
     /// Characters (grapheme clusters) in the text.
     public var characterCount: Int { boundaries.count - 1 }
+    /// The selected characters (empty at a caret).
     public var selectedRange: Range<Int> { selection.range }
+    /// The selected text (empty at a caret).
     public var selectedText: String { substring(selection.range) }
+    /// Whether there is an edit group to undo.
     public var canUndo: Bool { !undoStack.isEmpty }
+    /// Whether there is an undone group to redo (any edit clears them).
     public var canRedo: Bool { !redoStack.isEmpty }
 
     /// The scalar offset where character `index` starts (clamped).
@@ -132,6 +200,7 @@ public struct TextEditor: Sendable {
         return lo
     }
 
+    /// The plain text of a character range (clamped to the text).
     public func substring(_ range: Range<Int>) -> String {
         let r = scalarRange(clamp(range))
         let s = text.string.unicodeScalars
@@ -151,7 +220,9 @@ public struct TextEditor: Sendable {
         updateTypingAttributes()
     }
 
+    /// Selects `range`: the anchor at its start, the head (caret) at its end.
     public mutating func select(range: Range<Int>) { select(TextSelection(anchor: range.lowerBound, head: range.upperBound)) }
+    /// Selects the whole text, the head at the end.
     public mutating func selectAll() { select(TextSelection(anchor: 0, head: characterCount)) }
 
     /// Moves the caret (or, `extending`, the selection's head).
@@ -322,6 +393,8 @@ public struct TextEditor: Sendable {
         return true
     }
 
+    /// Redoes the last undone group, selecting as it was after the edits. Returns whether there was
+    /// one.
     @discardableResult
     public mutating func redo() -> Bool {
         guard let group = redoStack.popLast() else { return false }

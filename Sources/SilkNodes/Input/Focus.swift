@@ -5,7 +5,9 @@ import SilkGeometry
 /// border, on its layer (so it moves, clips and scrolls with the node). Set at startup.
 /// A node inside a rasterized subtree has no layer and shows no ring.
 public enum FocusRing {
+    /// The ring's colour (default a clear blue). Set at startup, on the main thread.
     nonisolated(unsafe) public static var color = Color(red: 0.10, green: 0.45, blue: 0.95)
+    /// The ring's width in points (default 2). Set at startup, on the main thread.
     nonisolated(unsafe) public static var width = 2.0
 }
 

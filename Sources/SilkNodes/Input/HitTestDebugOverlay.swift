@@ -47,7 +47,7 @@ extension InputDispatcher {
     /// see). Main thread; does nothing while `ControlNode.showsHitTestDebugOverlay` is off.
     public func updateHitTestDebugOverlay() { updateDebugOverlay() }
 
-    /// The overlay's layer, while it is shown (tests look at its tiles).
+    /// The overlay's layer, while it is shown (tests look at its tiles). Main thread.
     public var hitTestDebugOverlayLayer: Layer? { debugOverlay?.layer }
 
     func updateDebugOverlay() {

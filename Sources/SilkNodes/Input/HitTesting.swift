@@ -34,19 +34,20 @@ extension DisplayNode {
         return pointInside(point) ? self : nil
     }
 
-    /// `point` in `node`'s coordinates (nil: the window's) converted into this node's.
+    /// `point` in `node`'s coordinates (nil: the window's) converted into this node's. Main thread
+    /// (frames may be moving otherwise).
     public func convert(_ point: Point, from node: DisplayNode?) -> Point {
         convertFromWindow(node?.convertToWindow(point) ?? point)
     }
 
-    /// `point` in this node's coordinates converted into `node`'s (nil: the window's).
+    /// `point` in this node's coordinates converted into `node`'s (nil: the window's). Main thread.
     public func convert(_ point: Point, to node: DisplayNode?) -> Point {
         let w = convertToWindow(point)
         return node?.convertFromWindow(w) ?? w
     }
 
     /// `rect` in this node's coordinates as a window rectangle (translation only: nodes have no
-    /// transforms).
+    /// transforms). Main thread.
     public func convertToWindow(_ rect: Rect) -> Rect {
         Rect(origin: convertToWindow(rect.origin), size: rect.size)
     }

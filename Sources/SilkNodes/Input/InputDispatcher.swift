@@ -19,6 +19,8 @@ import SilkRender
 ///   and Shift-Tab move the focus. Controls take Enter and Space (see `ControlNode`).
 /// - Scrolls go to the node under the pointer and up until one consumes them.
 public final class InputDispatcher {
+    /// Thresholds of touch recognition, shared by the dispatcher's taps, long presses and link
+    /// presses. The defaults follow UIKit's feel.
     public struct Configuration: Sendable {
         /// How far a touch may wander and still be a tap, or a long press (points).
         public var tapSlop = 10.0
@@ -31,16 +33,21 @@ public final class InputDispatcher {
         public var multiTapInterval = 0.35
         /// Pointer buttons that act as a touch.
         public var touchButtons: Set<PointerButton> = [.left]
+        /// The defaults: 10 pt slop, 0.5 s taps and long presses, 0.35 s between taps, the left
+        /// button as a touch.
         public init() {}
     }
 
+    /// The window's root node: every hit test and the focus chain start here.
     public let rootNode: DisplayNode
+    /// Recognition thresholds; change them between events. Main thread.
     public var configuration: Configuration
-    /// The input clock: the latest event timestamp or `tick(now:)`.
+    /// The input clock: the latest event timestamp or `tick(now:)`. Main thread.
     public private(set) var now: Double = -.infinity
-    /// The node with keyboard focus (see `focus(_:showsRing:)`, `moveFocus(forward:)`).
+    /// The node with keyboard focus (see `focus(_:showsRing:)`, `moveFocus(forward:)`). Main
+    /// thread.
     public internal(set) weak var focusedNode: DisplayNode?
-    /// Where the pointer last was (window coordinates), nil after it left.
+    /// Where the pointer last was (window coordinates), nil after it left. Main thread.
     public private(set) var pointerLocation: Point?
 
     final class ActiveTouch {
@@ -57,15 +64,18 @@ public final class InputDispatcher {
     private var lastTap: (location: Point, time: Double, count: Int)?
     var debugOverlay: HitTestDebugOverlay?
 
+    /// Creates the dispatcher for `rootNode`'s tree. A `Window` makes one when its root node is set
+    /// (`Window.inputDispatcher`); create one yourself only to drive a tree without a window
+    /// (tests, scripted input). Main thread.
     public init(rootNode: DisplayNode, configuration: Configuration = Configuration()) {
         self.rootNode = rootNode
         self.configuration = configuration
     }
 
-    /// Touches currently down (fingers, and the pointer while a touch button is held).
+    /// Touches currently down (fingers, and the pointer while a touch button is held). Main thread.
     public var activeTouches: [Touch] { active.values.map(\.touch).sorted { $0.startTimestamp < $1.startTimestamp } }
 
-    /// The frontmost node at a window location that takes touches.
+    /// The frontmost node at a window location that takes touches. Main thread.
     public func hitTest(_ point: Point) -> DisplayNode? {
         let f = rootNode.frame
         return rootNode.hitTest(Point(x: point.x - f.minX, y: point.y - f.minY))
@@ -73,7 +83,10 @@ public final class InputDispatcher {
 
     // MARK: Events
 
-    /// Handles one event. Main thread.
+    /// Handles one event: first fires every deadline up to its timestamp, then routes it (touches
+    /// to the node that took them and to recognizers, keys to the focused node, scrolls to the node
+    /// under the pointer). A window calls it through `Window.handle(_:)`, which also re-arms the
+    /// deadline timer; call it directly only for a dispatcher of your own. Main thread.
     public func handle(_ event: InputEvent) {
         advance(to: event.timestamp)
         defer { updateDebugOverlay() }
@@ -117,8 +130,8 @@ public final class InputDispatcher {
         updateDebugOverlay()
     }
 
-    /// When `tick(now:)` must next be called (a long press or tap timing out), nil when nothing
-    /// is pending.
+    /// When `tick(now:)` must next be called (a long press or tap timing out), nil when nothing is
+    /// pending. Main thread.
     public var nextDeadline: Double? {
         var d: Double? = nil
         for a in active.values {
@@ -128,7 +141,7 @@ public final class InputDispatcher {
         return d
     }
 
-    /// Cancels every touch in progress (the window lost the seat, a modal took over).
+    /// Cancels every touch in progress (the window lost the seat, a modal took over). Main thread.
     public func cancelAllTouches() {
         for source in Array(active.keys) { touchCancelled(source, event: nil) }
     }
