@@ -4,6 +4,7 @@ import SilkRaster
 import SilkRender
 import SilkWayland
 import SilkFramebuffer
+import SilkSystem
 
 /// Where a window's frames go and its input comes from: a Wayland compositor, the Linux framebuffer
 /// with evdev, or memory. The raw values are the names a command line or a configuration file uses
@@ -79,7 +80,7 @@ extension Backend {
     /// requested size is ignored), with `framebuffer` choosing the device, rotation and pacing
     /// and `input` the evdev options.
     public func open(pixelWidth: Int, pixelHeight: Int, scale: Double,
-                     environment: [String: String] = ProcessInfo.processInfo.environment,
+                     environment: [String: String] = SilkConfiguration.current.environment,
                      headlessClock: HeadlessPresenter.Clock = .realTime,
                      options: WindowOptions = WindowOptions(),
                      framebuffer: FramebufferOptions = FramebufferOptions(),
@@ -111,7 +112,7 @@ extension Backend {
             return BackendChoice(presenter: p, backend: .headless, explanation: "headless (requested)")
         case .auto:
             var reasons: [String] = []
-            if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty {
+            if let display = SilkConfiguration(environment: environment).waylandDisplay {
                 do {
                     let p = try Backend.openWayland(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale,
                                                 options: options, environment: environment)
@@ -153,7 +154,7 @@ extension Backend {
         o.fullscreen = options.fullscreen
         o.opaque = options.opaque
         o.answerTimeout = options.compositorTimeout
-        let name = environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 } ?? "wayland-0"
+        let name = SilkConfiguration(environment: environment).waylandDisplay ?? "wayland-0"
         return try WaylandPresenter(options: o, displayName: name)
     }
 }

@@ -4,6 +4,7 @@ import SilkGeometry
 import SilkRaster
 import SilkRender
 import SilkRunLoop
+import SilkSystem
 
 /// Opening the framebuffer backend: probing devices, taking the console, and — once the window
 /// exists — evdev input, the software cursor and an orderly teardown on every way out.
@@ -12,7 +13,7 @@ enum FramebufferBackend {
     /// Throws a `BackendError` naming each device tried and why it could not be used.
     static func open(options: FramebufferOptions, input: InputOptions, takeConsole: Bool,
                      environment: [String: String]) throws -> BackendChoice {
-        let paths = options.devicePath.map { [$0] } ?? LinuxFramebufferDevice.candidatePaths(environment: environment)
+        let paths = options.devicePath.map { [$0] } ?? LinuxFramebufferDevice.candidatePaths(configuration: SilkConfiguration(environment: environment))
         var problems: [String] = []
         for path in paths {
             do {

@@ -111,8 +111,8 @@ public final class LinuxFramebufferDevice: FramebufferDevice, @unchecked Sendabl
     }
 
     /// Candidates for auto mode: `$SILK_FBDEV` alone when set, else /dev/fb0 … /dev/fb9.
-    public static func candidatePaths(environment: [String: String]) -> [String] {
-        if let p = environment["SILK_FBDEV"], !p.isEmpty { return [p] }
+    public static func candidatePaths(configuration: SilkConfiguration = .current) -> [String] {
+        if let p = configuration.framebufferDevice { return [p] }
         return (0...9).map { "/dev/fb\($0)" }
     }
 }

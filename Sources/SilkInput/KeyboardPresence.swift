@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 
 /// Whether the on-screen keyboard is wanted: presenters report physical keyboards (evdev devices
 /// that have letter keys; a Wayland seat's keyboard capability), and `SILK_OSK` overrides:
@@ -10,7 +11,7 @@ public enum KeyboardPresence {
     }
 
     nonisolated(unsafe) public static var policy: Policy =
-        Policy(rawValue: ProcessInfo.processInfo.environment["SILK_OSK"]?.lowercased() ?? "") ?? .auto
+        Policy(rawValue: SilkConfiguration.current.onScreenKeyboardPolicy ?? "") ?? .auto
 
     /// Set by presenters. Starts false: a touch-only kiosk has no keyboard to report.
     nonisolated(unsafe) public private(set) static var hasPhysicalKeyboard = false

@@ -3,6 +3,7 @@
 // $XCOMPOSEFILE, or ~/.XCompose), shared by the Wayland seat and the evdev keyboard.
 import CXKBCommon
 import Glibc
+import SilkSystem
 
 /// A compose table and the state of the sequence being typed. Owns its context, table and state
 /// (unreferenced in deinit). One per keyboard; the thread that reads the keyboard only.
@@ -53,10 +54,7 @@ public final class XKBComposer {
 
     /// The environment's character-type locale (LC_ALL, then LC_CTYPE, then LANG).
     static func environmentLocale() -> String? {
-        for key in ["LC_ALL", "LC_CTYPE", "LANG"] {
-            if let v = getenv(key).map({ String(cString: $0) }), !v.isEmpty { return v }
-        }
-        return nil
+        SilkConfiguration.current.locale
     }
 
     /// `locale` when its Compose table produces UTF-8 (not C, POSIX or a legacy charset).

@@ -103,10 +103,8 @@ public final class ImageCache: @unchecked Sendable {
 
     /// `$XDG_CACHE_HOME/silk/images` when that variable is an absolute path (the XDG rule),
     /// else `$HOME/.cache/silk/images`; nil when neither is usable.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/silk/images" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/silk/images" }
-        return nil
+    public static func defaultDirectory(configuration: SilkConfiguration = .current) -> String? {
+        configuration.imageCacheDirectory
     }
 
     /// The default `log`: the module's swift-log logger, at warning level.

@@ -1,4 +1,5 @@
 import Foundation
+import SilkSystem
 
 /// Finds Silk's `assets/` folder (built-in fonts and demo photos).
 ///
@@ -14,7 +15,7 @@ public enum Assets {
     /// folder (the search then goes on without it). A setting that is silently ignored would
     /// render cards without their photos; callers report this instead.
     public static var environmentProblem: String? {
-        guard let env = ProcessInfo.processInfo.environment["SILK_ASSETS"], !env.isEmpty else { return nil }
+        guard let env = SilkConfiguration.current.assetsPath else { return nil }
         let url = URL(fileURLWithPath: env)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: env, isDirectory: &isDirectory) else { return "SILK_ASSETS=\(env): no such folder" }
@@ -42,7 +43,7 @@ public enum Assets {
     }
 
     private static func locate() -> URL? {
-        if let env = ProcessInfo.processInfo.environment["SILK_ASSETS"], !env.isEmpty {
+        if let env = SilkConfiguration.current.assetsPath {
             let url = URL(fileURLWithPath: env)
             if isAssets(url) { return url }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SilkGeometry
 import SilkRaster
+import SilkSystem
 
 /// Measurements of one presented frame.
 public struct FrameReport: Sendable {
@@ -28,11 +29,11 @@ public struct FrameReport: Sendable {
 /// render thread after `start()`; everything else shared is guarded by `lock`.
 public final class RenderThread: @unchecked Sendable {
     /// `SILK_RENDER_STATS=1` prints the compositor's statistics once a second (diagnostics).
-    static let logStatistics = ProcessInfo.processInfo.environment["SILK_RENDER_STATS"] != nil
+    static let logStatistics = SilkConfiguration.current.logsRenderStatistics
     /// `SILK_PRESENT_EVERY_FRAME=1` repaints and presents every frame even when nothing changed.
     /// A diagnostic for screen-capture tools that only see clients that keep drawing (cage
     /// 0.1.4's screencopy returns black frames otherwise); it defeats the idle-CPU design.
-    static let presentEveryFrame = ProcessInfo.processInfo.environment["SILK_PRESENT_EVERY_FRAME"] == "1"
+    static let presentEveryFrame = SilkConfiguration.current.presentsEveryFrame
     private let presenter: any Presenter
     private let compositor: Compositor
     private let lock = NSCondition()

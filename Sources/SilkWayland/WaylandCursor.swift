@@ -1,6 +1,7 @@
 import CWaylandClient
 import CWaylandCursor
 import Foundation
+import SilkSystem
 
 /// The pointer's image over the window: the XCursor theme's `left_ptr` through libwayland-cursor
 /// (`XCURSOR_THEME`, `XCURSOR_SIZE`), or a small built-in arrow when no theme is installed.
@@ -34,9 +35,9 @@ final class WaylandCursor {
 
     private func attachImage() {
         guard let surface, let shm = display.shm else { return }
-        let env = ProcessInfo.processInfo.environment
-        let size = Int32(env["XCURSOR_SIZE"].flatMap(Int32.init) ?? 24)
-        if theme == nil { theme = wl_cursor_theme_load(env["XCURSOR_THEME"], size, shm) }
+        let configuration = SilkConfiguration.current
+        let size = configuration.cursorSize
+        if theme == nil { theme = wl_cursor_theme_load(configuration.cursorTheme, size, shm) }
         if let theme, let cursor = wl_cursor_theme_get_cursor(theme, "left_ptr") ?? wl_cursor_theme_get_cursor(theme, "default"),
            cursor.pointee.image_count > 0, let image = cursor.pointee.images[0], let buffer = wl_cursor_image_get_buffer(image) {
             hotspot = (Int32(image.pointee.hotspot_x), Int32(image.pointee.hotspot_y))

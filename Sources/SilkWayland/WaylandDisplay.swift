@@ -73,11 +73,11 @@ public final class WaylandDisplay {
     /// initial events (output scales, seat capabilities), each within `answerTimeout` seconds.
     public init(name: String? = nil, answerTimeout: Double = 10) throws(WaylandError) {
         self.answerTimeout = answerTimeout
-        let env = ProcessInfo.processInfo.environment
-        socketName = name ?? env["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 } ?? "wayland-0"
+        let configuration = SilkConfiguration.current
+        socketName = name ?? configuration.waylandDisplay ?? "wayland-0"
         guard let d = wl_display_connect(name) else {
             let code = errno
-            let runtime = env["XDG_RUNTIME_DIR"].map { "XDG_RUNTIME_DIR=\($0)" } ?? "XDG_RUNTIME_DIR is not set"
+            let runtime = configuration.runtimeDirectory.map { "XDG_RUNTIME_DIR=\($0)" } ?? "XDG_RUNTIME_DIR is not set"
             throw WaylandError(call: "wl_display_connect(\(socketName))",
                                "\(errorString(code)) — no Wayland compositor is listening there (\(runtime))")
         }

@@ -4,6 +4,7 @@ import SilkGeometry
 import SilkInput
 import SilkRunLoop
 import SilkInput
+import SilkSystem
 
 /// One `wl_seat`: its pointer, keyboard and touch turned into `InputEvent`s in window points
 /// (main thread).
@@ -54,7 +55,7 @@ final class WaylandSeat {
     private var touchEvents: [InputEvent.Kind] = []
     private var touchPoints: [Int32: Point] = [:]
 
-    static let debug = ProcessInfo.processInfo.environment["SILK_WAYLAND_DEBUG"] != nil
+    static let debug = SilkConfiguration.current.waylandDebug
 
     init(proxy: OpaquePointer, globalName: UInt32, version: UInt32, display: WaylandDisplay) {
         self.proxy = proxy; self.globalName = globalName; self.version = version; self.display = display

@@ -132,9 +132,9 @@ import SilkTestSupport
     }
 
     @Test func defaultDirectoryFollowsXDG() {
-        #expect(ImageCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]) == "/x/cache/silk/images")
-        #expect(ImageCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.cache/silk/images")
-        #expect(ImageCache.defaultDirectory(environment: [:]) == nil)
+        #expect(ImageCache.defaultDirectory(configuration: SilkConfiguration(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"])) == "/x/cache/silk/images")
+        #expect(ImageCache.defaultDirectory(configuration: SilkConfiguration(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"])) == "/home/u/.cache/silk/images")
+        #expect(ImageCache.defaultDirectory(configuration: SilkConfiguration(environment: [:])) == nil)
     }
 
     /// A full disk (a real 64 KiB tmpfs): the write that hits ENOSPC leaves no partial file, the

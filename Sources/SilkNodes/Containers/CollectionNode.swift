@@ -101,7 +101,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
             guard let self else { return }
             NodeScheduler.shared.enqueueForNextPass { [weak self] in self?.checkBatchFetch() }
         }
-        if ProcessInfo.processInfo.environment["SILK_DEBUG_RANGES"].map({ $0 != "0" && !$0.isEmpty }) == true {
+        if SilkConfiguration.current.debugRanges {
             let overlay = RangeDebugOverlayNode()
             debugOverlay = overlay
         }

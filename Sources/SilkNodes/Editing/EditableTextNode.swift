@@ -3,6 +3,7 @@ import SilkGeometry
 import SilkLayout
 import SilkRaster
 import SilkRunLoop
+import SilkSystem
 
 /// What an `EditableTextNode` tells its owner, and asks it (main thread). Ranges count
 /// characters (grapheme clusters) of the text before the change. Every method has a default.
@@ -98,7 +99,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     /// Seconds the caret shows and hides while blinking; 0: it never blinks. `SILK_CARET_BLINK=0`
     /// turns blinking off (screenshots taken by tests stay comparable).
     nonisolated(unsafe) public static var caretBlinkInterval: Double =
-        ProcessInfo.processInfo.environment["SILK_CARET_BLINK"] == "0" ? 0 : 0.53
+        SilkConfiguration.current.caretBlinks ? 0.53 : 0
     /// Caret width in points.
     public static let caretWidth = 2.0
 

@@ -1,0 +1,93 @@
+import Glibc
+
+/// Every environment variable Silk reads, read in one place and documented here (as Texture
+/// gathers its switches in `ASConfiguration`). The process's values are read once, the first time
+/// `SilkConfiguration.current` is used; tests and tools build their own from a dictionary.
+///
+/// | variable | what it does | default |
+/// |---|---|---|
+/// | `WAYLAND_DISPLAY` | the compositor's socket; `auto` uses Wayland when it is set | unset |
+/// | `XDG_RUNTIME_DIR` | where Wayland sockets live (named in connection errors) | unset |
+/// | `XCURSOR_THEME`, `XCURSOR_SIZE` | the Wayland pointer's theme and size | libwayland-cursor's, 24 |
+/// | `SILK_FBDEV` | the framebuffer device `auto` and `fbdev` try instead of /dev/fb0…9 | unset |
+/// | `SILK_ASSETS` | Silk's `assets/` folder (built-in fonts, demo photos) | found beside the program or in the checkout |
+/// | `SILK_OSK` | on-screen keyboard policy: `auto` (when no physical keyboard), `always`, `never` | `auto` |
+/// | `SILK_CARET_BLINK` | `0` stops the text caret blinking (screenshots, tests) | blinking |
+/// | `SILK_DEBUG_RANGES` | non-empty and not `0`: containers draw their preload/display/visible ranges | off |
+/// | `SILK_RENDER_STATS` | set: the render thread prints each frame's compositing figures | off |
+/// | `SILK_PRESENT_EVERY_FRAME` | `1`: present every frame even when nothing was damaged (pacing tests) | off |
+/// | `SILK_WAYLAND_DEBUG` | set: the Wayland presenter traces configures and input events | off |
+/// | `XDG_CACHE_HOME`, `HOME` | where the network image cache lives (`…/silk/images`) | `$HOME/.cache` |
+/// | `LC_ALL`, `LC_CTYPE`, `LANG` | the locale whose Compose table types dead keys | en_US.UTF-8 |
+///
+/// libxkbcommon itself reads `XKB_DEFAULT_RULES`, `…_MODEL`, `…_LAYOUT`, `…_VARIANT` and
+/// `…_OPTIONS` for the framebuffer's keyboards (Wayland keyboards use the compositor's keymap).
+public struct SilkConfiguration: Sendable {
+    /// The variables this configuration was read from (all of them, so components that pass
+    /// the environment on, such as backend selection, see the same values).
+    public let environment: [String: String]
+
+    /// A configuration read from `environment` (tests and tools; apps use `current`).
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// The process's configuration, read from its environment on first use. Any thread.
+    public static let current = SilkConfiguration(environment: SilkConfiguration.processEnvironment())
+
+    /// The value of `name` if set and not empty.
+    public func value(_ name: String) -> String? {
+        environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether a switch is on: set, not empty and not `0`.
+    func isOn(_ name: String) -> Bool { value(name).map { $0 != "0" } ?? false }
+
+    /// `WAYLAND_DISPLAY`.
+    public var waylandDisplay: String? { value("WAYLAND_DISPLAY") }
+    /// `XDG_RUNTIME_DIR`.
+    public var runtimeDirectory: String? { value("XDG_RUNTIME_DIR") }
+    /// `XCURSOR_THEME`.
+    public var cursorTheme: String? { value("XCURSOR_THEME") }
+    /// `XCURSOR_SIZE` in pixels (24 when unset or not a positive number up to 512).
+    public var cursorSize: Int32 { value("XCURSOR_SIZE").flatMap(Int32.init).flatMap { (1...512).contains($0) ? $0 : nil } ?? 24 }
+    /// `SILK_FBDEV`: the framebuffer device to use instead of probing /dev/fb0…9.
+    public var framebufferDevice: String? { value("SILK_FBDEV") }
+    /// `SILK_ASSETS`: the folder holding Silk's `fonts/` and `photos/`.
+    public var assetsPath: String? { value("SILK_ASSETS") }
+    /// `SILK_OSK`, lowercased: `auto`, `always` or `never` (nil when unset).
+    public var onScreenKeyboardPolicy: String? { value("SILK_OSK")?.lowercased() }
+    /// `SILK_CARET_BLINK=0` turns the caret's blinking off.
+    public var caretBlinks: Bool { value("SILK_CARET_BLINK") != "0" }
+    /// `SILK_DEBUG_RANGES`: containers draw their ranges.
+    public var debugRanges: Bool { isOn("SILK_DEBUG_RANGES") }
+    /// `SILK_RENDER_STATS`: the render thread prints per-frame compositing figures.
+    public var logsRenderStatistics: Bool { environment["SILK_RENDER_STATS"] != nil }
+    /// `SILK_PRESENT_EVERY_FRAME=1`: present undamaged frames too.
+    public var presentsEveryFrame: Bool { value("SILK_PRESENT_EVERY_FRAME") == "1" }
+    /// `SILK_WAYLAND_DEBUG`: trace Wayland configures and input.
+    public var waylandDebug: Bool { environment["SILK_WAYLAND_DEBUG"] != nil }
+    /// The network image cache's folder: `$XDG_CACHE_HOME/silk/images`, else
+    /// `$HOME/.cache/silk/images`; only absolute paths count. Nil when neither is usable.
+    public var imageCacheDirectory: String? {
+        if let xdg = value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/silk/images" }
+        if let home = value("HOME"), home.hasPrefix("/") { return home + "/.cache/silk/images" }
+        return nil
+    }
+    /// The character-type locale: `LC_ALL`, then `LC_CTYPE`, then `LANG`.
+    public var locale: String? { value("LC_ALL") ?? value("LC_CTYPE") ?? value("LANG") }
+
+    /// The process environment (`environ`).
+    static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") {
+                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
+            p += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,44 @@
+import Testing
+import SilkSystem
+
+@Suite struct ConfigurationTests {
+    @Test func readsEachVariableWithItsDefault() {
+        let empty = SilkConfiguration(environment: [:])
+        #expect(empty.waylandDisplay == nil)
+        #expect(empty.framebufferDevice == nil)
+        #expect(empty.caretBlinks)
+        #expect(!empty.debugRanges)
+        #expect(empty.cursorSize == 24)
+        #expect(empty.imageCacheDirectory == nil)
+        #expect(empty.locale == nil)
+
+        let set = SilkConfiguration(environment: [
+            "WAYLAND_DISPLAY": "wayland-1", "SILK_FBDEV": "/dev/fb1", "SILK_CARET_BLINK": "0",
+            "SILK_DEBUG_RANGES": "1", "XCURSOR_SIZE": "32", "SILK_OSK": "Always", "HOME": "/home/u",
+            "LC_CTYPE": "de_DE.UTF-8", "LANG": "C", "SILK_PRESENT_EVERY_FRAME": "1",
+        ])
+        #expect(set.waylandDisplay == "wayland-1")
+        #expect(set.framebufferDevice == "/dev/fb1")
+        #expect(!set.caretBlinks)
+        #expect(set.debugRanges)
+        #expect(set.cursorSize == 32)
+        #expect(set.onScreenKeyboardPolicy == "always")
+        #expect(set.imageCacheDirectory == "/home/u/.cache/silk/images")
+        #expect(set.locale == "de_DE.UTF-8", "LC_CTYPE before LANG")
+        #expect(set.presentsEveryFrame)
+    }
+
+    @Test func emptyZeroAndAbsurdValuesFallBackToDefaults() {
+        let c = SilkConfiguration(environment: ["WAYLAND_DISPLAY": "", "SILK_DEBUG_RANGES": "0", "XCURSOR_SIZE": "99999999",
+                                                "XDG_CACHE_HOME": "relative/path", "SILK_FBDEV": ""])
+        #expect(c.waylandDisplay == nil)
+        #expect(!c.debugRanges)
+        #expect(c.cursorSize == 24)
+        #expect(c.imageCacheDirectory == nil)
+        #expect(c.framebufferDevice == nil)
+    }
+
+    @Test func currentIsTheProcessEnvironment() {
+        #expect(SilkConfiguration.current.value("PATH") != nil)
+    }
+}
