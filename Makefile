@@ -9,7 +9,7 @@ OUT        ?= out
 BENCH_OUT  ?= $(OUT)/bench
 
 # fuzz, test-asan and soak: docs/reliability.md.
-.PHONY: all demo test test-tsan test-asan fuzz soak bench bench-smoke build build-debug deps deps-test unit-tests cli-tests e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
+.PHONY: all demo test docs test-tsan test-asan fuzz soak bench bench-smoke build build-debug deps deps-test unit-tests cli-tests e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
 
 all: build
 
@@ -42,6 +42,8 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	$(call PHASE,unit + cli + protocol + bench-smoke tests)
 	$(MAKE) --no-print-directory unit-tests cli-tests protocols-check bench-smoke
+	$(call PHASE,API reference: doc coverage + DocC (warnings are errors))
+	$(MAKE) --no-print-directory docs
 	$(call PHASE,end-to-end: Wayland compositors and QEMU framebuffer)
 	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev; fi
 	$(call PHASE,ThreadSanitizer)
@@ -107,6 +109,19 @@ e2e-fbdev: deps-test
 ## The Wayland presenter under weston, sway and cage (headless): screenshots, input, resize, scale.
 e2e-wayland:
 	@Tests/e2e/wayland.sh $(SILK_DEBUG)
+
+## make docs: the API reference of the app-facing modules, one combined DocC archive built by
+## swift-docc-plugin at $(OUT)/docs/Silk.doccarchive (articles: Sources/Silk/Silk.docc). Fails when
+## a public symbol lacks a doc comment (scripts/check-doc-coverage.py, which reads the symbol
+## graphs) and on any DocC warning, such as a ``link`` to a symbol that does not exist.
+## Browse it with `docc preview` or serve the archive with any static file server.
+DOC_TARGETS := Silk SilkGeometry SilkInput SilkLayout SilkNodes SilkRaster SilkRender SilkRunLoop SilkNetworkImage
+docs:
+	@scripts/check-doc-coverage.py
+	@mkdir -p $(OUT)/docs
+	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation \
+	  --enable-experimental-combined-documentation $(addprefix --target ,$(DOC_TARGETS)) \
+	  --warnings-as-errors --output-path $(OUT)/docs/Silk.doccarchive
 
 ## The committed wayland-scanner output matches protocols/*.xml.
 protocols-check:

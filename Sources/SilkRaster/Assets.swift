@@ -8,6 +8,8 @@ import Foundation
 ///    `.build/release/silk` finds the checkout's `assets/`), or `../share/silk/assets` for an install;
 /// 3. the source checkout this module was compiled from (tests, `swift run`).
 public enum Assets {
+    /// The assets folder found by the search above, once per process; nil when none exists (the
+    /// text stack then uses system fonts only).
     public static let directory: URL? = locate()
 
     /// The built-in default font (DejaVu Sans), always available when `directory` is.
@@ -15,6 +17,7 @@ public enum Assets {
         directory.map { $0.appendingPathComponent("fonts/\(name)") }
             .flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
     }
+    /// The demo photo `name` from `assets/photos/`, or nil when it is not there.
     public static func photo(_ name: String) -> URL? {
         directory.map { $0.appendingPathComponent("photos/\(name)") }
             .flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }

@@ -9,6 +9,8 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
     /// The `errno` it reported.
     public let errno: Int32
 
+    /// An error for `call` that failed with `errno` (read `errno` right after the call: anything in
+    /// between may overwrite it).
     public init(call: String, errno: Int32) {
         self.call = call
         self.errno = errno

@@ -19,9 +19,13 @@ import Foundation
 
 /// What a run of text asks for; resolved to concrete faces by `FontDatabase`.
 public struct FontDescriptor: Hashable, Sendable {
+    /// The fontconfig family name asked for.
     public var family: String
+    /// The weight asked for.
     public var weight: FontWeight
+    /// Whether an italic face is asked for.
     public var italic: Bool
+    /// A request for `family` at `weight`, upright unless `italic`.
     public init(family: String, weight: FontWeight = .regular, italic: Bool = false) {
         self.family = family; self.weight = weight; self.italic = italic
     }
@@ -39,6 +43,8 @@ public final class FontDatabase: @unchecked Sendable {
     /// The database `TextLayout` uses by default: system fonts through fontconfig, then the built-in font.
     public static let shared = FontDatabase(useSystemFonts: true)
 
+    /// Whether fontconfig's installed fonts are searched (false: only the built-in assets font,
+    /// for reproducible tests).
     public let usesSystemFonts: Bool
     private let lock = NSLock()
     private var config: OpaquePointer?

@@ -135,6 +135,7 @@ public final class GlyphCache: @unchecked Sendable {
         var variant: UInt8
     }
 
+    /// The most bytes of glyph images the cache keeps before it drops its older generation.
     public let byteBudget: Int
     private let lock = NSLock()
     private var current: [Key: GlyphImage] = [:]
@@ -155,6 +156,7 @@ public final class GlyphCache: @unchecked Sendable {
     private var pixmanCaches: [PixmanLease] = []
     private var pixmanGeneration = 0
 
+    /// A cache that keeps about `byteBudget` bytes of glyph images (at least 64 KiB).
     public init(byteBudget: Int) { self.byteBudget = max(1 << 16, byteBudget) }
 
     deinit {
