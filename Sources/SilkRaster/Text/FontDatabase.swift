@@ -64,7 +64,7 @@ public final class FontDatabase: @unchecked Sendable {
     }
 
     /// The built-in DejaVu Sans face (bold or regular), nil only when the assets are missing.
-    public func builtinFace(bold: Bool) -> FontFace? {
+    func builtinFace(bold: Bool) -> FontFace? {
         guard let url = Assets.font(bold ? "DejaVuSans-Bold.ttf" : "DejaVuSans.ttf")
                 ?? Assets.font("DejaVuSans.ttf") else { return nil }
         return face(path: url.path, index: 0)
