@@ -151,7 +151,7 @@ public final class Bitmap: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// ``width`` × ``height`` as a ``Size`` (pixels).
+    /// ``width`` × ``height`` as a `Size` (pixels).
     public var size: Size { Size(width: Double(width), height: Double(height)) }
     /// The whole bitmap as a rectangle at the origin (pixels).
     public var bounds: Rect { Rect(size: size) }

@@ -266,9 +266,15 @@ public final class Canvas {
     /// Draws `image` fitted into `rect` by `contentMode`, clipped to `rect`.
     ///
     /// - Parameters:
-    ///   - imageScale: image pixels per point (a 2× asset drawn `.center` covers half its pixels).
+    ///   - image: the bitmap to draw (premultiplied; it is only read).
+    ///   - rect: where to draw, in user space (points).
+    ///   - contentMode: how the image is fitted into `rect` (stretched, aspect-fit, aspect-fill,
+    ///     centred …).
     ///   - cropRect: unit rect of the image. Zero size: the anchor `.aspectFill` keeps (default
     ///     centre). Non-zero size: only that part of the image is drawn.
+    ///   - filter: how pixels are sampled when the image is scaled or rotated.
+    ///   - imageScale: image pixels per point (a 2× asset drawn `.center` covers half its pixels).
+    ///   - cornerRadius: rounds the drawn image's corners, in points (0: square).
     public func draw(_ image: Bitmap, in rect: Rect, contentMode: ContentMode = .scaleToFill,
                      cropRect: Rect = ContentMode.defaultCropRect, filter: ImageFilter = .bilinear,
                      imageScale: Double = 1, cornerRadius: Double = 0) {
