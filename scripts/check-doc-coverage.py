@@ -14,8 +14,9 @@ gives a member that implements a protocol requirement or overrides a superclass 
 comment of what it implements when it has none of its own (DocC shows that text too), so such
 members count as documented exactly when the requirement or overridden member is.
 
-Exempt, and only these (each is a member whose meaning a protocol of the standard library fixes,
-so a comment could only repeat the protocol's):
+Members the compiler synthesizes (`hashValue`, `!=`, the SetAlgebra methods of an option set)
+are not counted. Exempt, and only these — the first six because a protocol of the standard
+library fixes their meaning, so a comment could only repeat the protocol's:
   * `description` / `debugDescription` of a type conforming to CustomStringConvertible /
     CustomDebugStringConvertible;
   * `==` of an Equatable type, `<` of a Comparable type, `hash(into:)` of a Hashable type;
@@ -27,8 +28,10 @@ so a comment could only repeat the protocol's):
     `center`, `leftToRight`, `png`): such a case is a word of the vocabulary the enum's comment
     defines. A case with associated values (`character(_:)`, `spring(target:)`) must say what
     its values mean, so it is not exempt.
-Everything else (types, properties, methods, initializers, protocol requirements themselves,
-open override points) must have a doc comment.
+(The compiler already hands the first six the standard library's text, as it does for any
+requirement; the rule keeps the check stable where it does not.) Everything else — types,
+properties, methods, initializers, protocol requirements themselves, open override points —
+must have a doc comment.
 
 The todo file (default scripts/doc-coverage-todo.txt) lists symbols, one `Module Path.to.symbol`
 a line (`#` starts a comment), that are known to lack a doc comment and are being written; they do

@@ -15,21 +15,21 @@ public struct FontWeight: Hashable, Sendable, Comparable, CustomStringConvertibl
     public var value: Double
     /// A weight of `value`, clamped to 1…1000 (non-finite values become 400, regular).
     public init(_ value: Double) { self.value = min(1000, max(1, value.isFinite ? value : 400)) }
-    /// 100.
+    /// Thin (100), the lightest named weight; few families have a face this light.
     public static let thin = FontWeight(100)
-    /// 300.
+    /// Light (300).
     public static let light = FontWeight(300)
-    /// 400, the default.
+    /// Regular (400), the default for body text.
     public static let regular = FontWeight(400)
-    /// 500.
+    /// Medium (500): slightly heavier than regular, for emphasis without bold.
     public static let medium = FontWeight(500)
-    /// 600.
+    /// Semibold (600), common for titles and buttons.
     public static let semibold = FontWeight(600)
     /// 700; synthesized (emboldened) when the family has no face this heavy.
     public static let bold = FontWeight(700)
-    /// 800.
+    /// Heavy (800), also called extra bold.
     public static let heavy = FontWeight(800)
-    /// 900.
+    /// Black (900), the heaviest named weight.
     public static let black = FontWeight(900)
     public static func < (a: FontWeight, b: FontWeight) -> Bool { a.value < b.value }
     public var description: String { "w\(Int(value))" }
