@@ -113,11 +113,13 @@ e2e-wayland:
 ## make docs: the API reference of the app-facing modules, one combined DocC archive built by
 ## swift-docc-plugin at $(OUT)/docs/Silk.doccarchive (articles: Sources/Silk/Silk.docc). Fails when
 ## a public symbol lacks a doc comment (scripts/check-doc-coverage.py, which reads the symbol
-## graphs) and on any DocC warning, such as a ``link`` to a symbol that does not exist.
+## graphs), when the getting-started article's code is not the hello example's main.swift, and on
+## any DocC warning, such as a ``link`` to a symbol that does not exist.
 ## Browse it with `docc preview` or serve the archive with any static file server.
 DOC_TARGETS := Silk SilkGeometry SilkInput SilkLayout SilkNodes SilkRaster SilkRender SilkRunLoop SilkNetworkImage
 docs:
 	@scripts/check-doc-coverage.py
+	@scripts/check-getting-started.sh
 	@mkdir -p $(OUT)/docs
 	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation \
 	  --enable-experimental-combined-documentation $(addprefix --target ,$(DOC_TARGETS)) \
