@@ -179,7 +179,8 @@ public final class RenderThread: @unchecked Sendable {
 }
 
 /// CPU time consumed by the calling thread so far (CLOCK_THREAD_CPUTIME_ID), nanoseconds.
-public func threadCPUTimeNanoseconds() -> UInt64 {
+/// `package`: the render thread's frame reports and the benchmark (Tools/) measure with it.
+package func threadCPUTimeNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)

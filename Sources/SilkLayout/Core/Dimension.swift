@@ -107,8 +107,9 @@ public struct SizeRange: Hashable, Sendable, CustomStringConvertible {
 @inline(__always) private func sanitize(_ v: Double) -> Double { v.isNaN || v < 0 ? 0 : v }
 
 /// A length in points as layout messages print it: whole numbers without a fraction, others to
-/// two decimals, infinities as ∞.
-public func formatPoints(_ v: Double) -> String {
+/// two decimals, infinities as ∞. `package`: the corpus evaluator (Tools/) prints with it; an
+/// app formats its own numbers.
+package func formatPoints(_ v: Double) -> String {
     if v.isInfinite { return v > 0 ? "∞" : "-∞" }
     if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
     return String((v * 100).rounded() / 100)
