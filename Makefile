@@ -9,7 +9,7 @@ OUT        ?= out
 BENCH_OUT  ?= $(OUT)/bench
 
 # fuzz, test-asan and soak: docs/reliability.md.
-.PHONY: all demo test test-tsan test-asan fuzz soak bench bench-smoke build build-debug deps deps-test unit-tests cli-tests examples e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
+.PHONY: all demo test docs test-tsan test-asan fuzz soak bench bench-smoke build build-debug deps deps-test unit-tests cli-tests examples e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
 
 all: build
 
@@ -45,6 +45,8 @@ test: deps-test
 	$(MAKE) --no-print-directory unit-tests cli-tests protocols-check bench-smoke
 	$(call PHASE,example apps (separate packages, import Silk))
 	$(MAKE) --no-print-directory examples
+	$(call PHASE,API reference: doc coverage + DocC (warnings are errors))
+	$(MAKE) --no-print-directory docs
 	$(call PHASE,end-to-end: Wayland compositors and QEMU framebuffer)
 	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev; fi
 	$(call PHASE,ThreadSanitizer)
@@ -115,6 +117,21 @@ examples:
 ## The Wayland presenter under weston, sway and cage (headless): screenshots, input, resize, scale.
 e2e-wayland:
 	@Tests/e2e/wayland.sh $(SILK_DEBUG)
+
+## make docs: the API reference of the app-facing modules, one combined DocC archive built by
+## swift-docc-plugin at $(OUT)/docs/Silk.doccarchive (articles: Sources/Silk/Silk.docc). Fails when
+## a public symbol lacks a doc comment (scripts/check-doc-coverage.py, which reads the symbol
+## graphs), when the getting-started article's code is not the hello example's main.swift, and on
+## any DocC warning, such as a ``link`` to a symbol that does not exist.
+## Browse it with `docc preview` or serve the archive with any static file server.
+DOC_TARGETS := Silk SilkGeometry SilkInput SilkLayout SilkNodes SilkRaster SilkRender SilkRunLoop SilkNetworkImage
+docs:
+	@scripts/check-doc-coverage.py
+	@scripts/check-getting-started.sh
+	@mkdir -p $(OUT)/docs
+	$(SWIFT) package --allow-writing-to-directory $(OUT)/docs generate-documentation \
+	  --enable-experimental-combined-documentation $(addprefix --target ,$(DOC_TARGETS)) \
+	  --warnings-as-errors --output-path $(OUT)/docs/Silk.doccarchive
 
 ## The committed wayland-scanner output matches protocols/*.xml.
 protocols-check:

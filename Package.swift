@@ -36,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Library diagnostics go through swift-log's `Logger`, so an app routes them where it wants.
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        // `make docs`: `swift package generate-documentation` (DocC); no target depends on it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // MARK: C bindings (the only targets that touch C)

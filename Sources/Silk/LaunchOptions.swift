@@ -10,8 +10,12 @@ import Foundation
 /// - `--seconds N`: quit after N seconds.
 /// - `--help`: print these options and exit.
 public struct LaunchOptions: Sendable, Equatable {
+    /// `--backend`: where frames go.
     public var backend: Backend = .auto
+    /// `--screenshot`: the PNG file the first window is written to once displayed (then the
+    /// app quits), or nil.
     public var screenshotPath: String?
+    /// `--seconds`: how long the app runs before it quits, or nil for no limit.
     public var seconds: Double?
 
     /// Defaults: `auto`, no screenshot, no time limit.

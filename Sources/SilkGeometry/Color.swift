@@ -1,12 +1,22 @@
 /// An sRGB colour with straight (non-premultiplied) alpha, components in 0…1.
 /// Rasterization works in premultiplied ARGB32; `premultipliedARGB32` converts.
 public struct Color: Hashable, Sendable, CustomStringConvertible {
-    public var red: Double, green: Double, blue: Double, alpha: Double
+    /// The red component, 0…1 in sRGB (gamma-encoded), not premultiplied.
+    public var red: Double
+    /// The green component, 0…1 in sRGB (gamma-encoded), not premultiplied.
+    public var green: Double
+    /// The blue component, 0…1 in sRGB (gamma-encoded), not premultiplied.
+    public var blue: Double
+    /// The opacity, 0 (transparent) … 1 (opaque).
+    public var alpha: Double
+    /// A colour from sRGB components in 0…1; values outside are kept here and clamped when the
+    /// colour is converted to pixels.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
+    /// A grey: `white` for all three components (0 black, 1 white).
     public init(white: Double, alpha: Double = 1) { self.init(red: white, green: white, blue: white, alpha: alpha) }
-    /// From 0xRRGGBB (opaque).
+    /// A colour from a 0xRRGGBB integer, as in CSS (`Color(rgb: 0x3478F6)`), with `alpha` apart.
     public init(rgb: UInt32, alpha: Double = 1) {
         self.init(red: Double((rgb >> 16) & 0xff) / 255, green: Double((rgb >> 8) & 0xff) / 255,
                   blue: Double(rgb & 0xff) / 255, alpha: alpha)
@@ -33,17 +43,28 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Fully transparent black: draws nothing (a layer's default background).
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    /// Opaque black.
     public static let black = Color(white: 0)
+    /// Opaque white.
     public static let white = Color(white: 1)
+    /// Opaque pure sRGB red (#ff0000).
     public static let red = Color(red: 1, green: 0, blue: 0)
+    /// Opaque pure sRGB green (#00ff00).
     public static let green = Color(red: 0, green: 1, blue: 0)
+    /// Opaque pure sRGB blue (#0000ff).
     public static let blue = Color(red: 0, green: 0, blue: 1)
+    /// Opaque middle grey (white 0.5).
     public static let gray = Color(white: 0.5)
+    /// Opaque light grey (white 0.8), as used for placeholders.
     public static let lightGray = Color(white: 0.8)
+    /// Opaque dark grey (white 0.3).
     public static let darkGray = Color(white: 0.3)
 
+    /// The same colour with its alpha replaced by `a` (not multiplied).
     public func withAlpha(_ a: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: a) }
+    /// True when alpha is 1 or more: what covers it need not be drawn (occlusion culling).
     public var isOpaque: Bool { alpha >= 1 }
 
     /// Premultiplied ARGB32 (a in the top byte), rounding to nearest, components clamped.

@@ -3,10 +3,13 @@
 /// same scene or replays the same failure on every machine — `SystemRandomNumberGenerator` cannot.
 /// Not for anything that must be unpredictable.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's whole state: copy it to fork a sequence, store it to resume one.
     public var state: UInt64
 
+    /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits; advances ``state``.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -11,6 +11,9 @@ public protocol ClipboardProvider: AnyObject {
     func requestText(_ completion: @escaping (String?) -> Void)
 }
 
+/// The process's clipboard: one ``ClipboardProvider`` that editable nodes copy to and paste from.
+/// The Wayland presenter replaces it with the compositor's data device; elsewhere it stays an
+/// ``InAppClipboard``.
 public enum Clipboard {
     /// The clipboard editable nodes use. Main thread.
     nonisolated(unsafe) public static var current: any ClipboardProvider = InAppClipboard()
@@ -19,8 +22,12 @@ public enum Clipboard {
 /// A clipboard inside the process: copy and paste between the app's own fields (the framebuffer,
 /// headless runs, or a compositor without a data device).
 public final class InAppClipboard: ClipboardProvider {
+    /// The text last copied, or nil before the first copy.
     public private(set) var text: String?
+    /// An empty clipboard.
     public init() {}
+    /// Replaces the clipboard's text (copy, cut).
     public func setText(_ text: String) { self.text = text }
+    /// Calls `completion` at once with the clipboard's text (nil when nothing was copied).
     public func requestText(_ completion: @escaping (String?) -> Void) { completion(text) }
 }

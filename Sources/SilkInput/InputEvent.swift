@@ -20,12 +20,17 @@ public enum InputClock {
 public struct KeyModifiers: OptionSet, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// A Shift key.
     public static let shift = KeyModifiers(rawValue: 1)
+    /// A Control key (the shortcut modifier: Ctrl+C, Ctrl+V).
     public static let control = KeyModifiers(rawValue: 2)
+    /// An Alt key (xkb's `Mod1`).
     public static let alt = KeyModifiers(rawValue: 4)
     /// The logo ("Windows", "Command") key: xkb's `Mod4`.
     public static let `super` = KeyModifiers(rawValue: 8)
+    /// Caps Lock is on (a locked modifier, not a held key).
     public static let capsLock = KeyModifiers(rawValue: 16)
+    /// Num Lock is on (a locked modifier, not a held key).
     public static let numLock = KeyModifiers(rawValue: 32)
     public var description: String {
         [(Self.shift, "shift"), (.control, "ctrl"), (.alt, "alt"), (.super, "super"), (.capsLock, "caps"), (.numLock, "num")]
@@ -36,6 +41,7 @@ public struct KeyModifiers: OptionSet, Hashable, Sendable, CustomStringConvertib
 /// A pointer button, named after the Linux `BTN_*` codes Wayland and evdev both report.
 public enum PointerButton: Hashable, Sendable {
     case left, right, middle, back, forward
+    /// Any other button, with its Linux `BTN_*` code.
     case other(UInt32)
 
     /// From a Linux input event code (`BTN_LEFT` 0x110 …), as `wl_pointer.button` and evdev give it.
@@ -54,17 +60,22 @@ public enum PointerButton: Hashable, Sendable {
 /// How far a scroll event moves, in points (positive `dy`: content moves up, i.e. the user
 /// scrolls towards the end, as `wl_pointer.axis` reports it).
 public struct ScrollDelta: Hashable, Sendable {
+    /// What produced a scroll: a wheel scrolls in clicks, a touchpad continuously (and may fling).
     public enum Source: Hashable, Sendable {
         /// A mouse wheel: `discreteSteps` clicks.
         case wheel
         /// A touchpad or other continuous source.
         case continuous
     }
+    /// Horizontal distance in points; positive scrolls towards the right end of the content.
     public var dx: Double
+    /// Vertical distance in points; positive scrolls towards the end of the content.
     public var dy: Double
+    /// The device kind that produced the scroll.
     public var source: Source
     /// Wheel clicks (`wl_pointer.axis_discrete`/`axis_value120` / 120, evdev `REL_WHEEL`); 0 when continuous.
     public var discreteSteps: Int
+    /// A scroll of `dx`, `dy` points from `source`, with `discreteSteps` wheel clicks.
     public init(dx: Double = 0, dy: Double = 0, source: Source = .wheel, discreteSteps: Int = 0) {
         self.dx = dx; self.dy = dy; self.source = source; self.discreteSteps = discreteSteps
     }
@@ -120,10 +131,13 @@ public enum Key: Hashable, Sendable {
 
 /// One input event from a presenter.
 public struct InputEvent: Hashable, Sendable, CustomStringConvertible {
+    /// What happened, with where (window points) and which pointer, finger or key.
     public enum Kind: Hashable, Sendable {
         /// The pointer moved to a window location (with or without buttons held).
         case pointerMove(Point)
+        /// A pointer button went down at a window location.
         case pointerDown(PointerButton, Point)
+        /// A pointer button went up at a window location.
         case pointerUp(PointerButton, Point)
         /// The pointer left the window (`wl_pointer.leave`): a drag in progress is cancelled,
         /// since the release will not be seen.
@@ -133,6 +147,7 @@ public struct InputEvent: Hashable, Sendable, CustomStringConvertible {
         /// A finger touched down. Ids are the presenter's (`wl_touch` id, evdev tracking id);
         /// they are unique among touches that are down at once.
         case touchDown(id: Int, Point)
+        /// A finger that is down moved to a window location.
         case touchMove(id: Int, Point)
         /// A finger lifted; nil location: where it last moved (neither `wl_touch.up` nor evdev
         /// report one).
@@ -141,14 +156,18 @@ public struct InputEvent: Hashable, Sendable, CustomStringConvertible {
         case touchCancel(id: Int?)
         /// A key went down (or repeats). `text` is the UTF-8 the keymap produced (may be empty).
         case keyDown(Key, text: String = "", isRepeat: Bool = false)
+        /// A key went up.
         case keyUp(Key)
     }
 
+    /// What happened.
     public var kind: Kind
     /// Seconds on the input clock (see `InputClock`).
     public var timestamp: Double
+    /// The modifier keys held when the event happened (shortcuts look at these).
     public var modifiers: KeyModifiers
 
+    /// An event of `kind` at `timestamp` (seconds on ``InputClock``) with `modifiers` held.
     public init(_ kind: Kind, timestamp: Double, modifiers: KeyModifiers = []) {
         self.kind = kind; self.timestamp = timestamp; self.modifiers = modifiers
     }
@@ -172,12 +191,17 @@ public struct InputEvent: Hashable, Sendable, CustomStringConvertible {
 
 /// A key event as a node sees it (`DisplayNode.keyDown(_:)`).
 public struct KeyInput: Hashable, Sendable {
+    /// The key, as the keymap names it.
     public var key: Key
     /// The text the key produced (empty for keys that produce none, and for key-up).
     public var text: String
+    /// The modifier keys held when the key event happened.
     public var modifiers: KeyModifiers
+    /// True for the keyboard's auto-repeat presses after the first (a node may ignore them).
     public var isRepeat: Bool
+    /// Seconds on ``InputClock`` when the key event happened.
     public var timestamp: Double
+    /// A key event for `key` that produced `text` (empty for keys that produce none).
     public init(key: Key, text: String = "", modifiers: KeyModifiers = [], isRepeat: Bool = false, timestamp: Double = 0) {
         self.key = key; self.text = text; self.modifiers = modifiers; self.isRepeat = isRepeat; self.timestamp = timestamp
     }

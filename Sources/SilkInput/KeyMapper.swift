@@ -14,6 +14,7 @@ public protocol KeyMapper: AnyObject {
 /// punctuation, editing, arrows, function keys and modifiers.
 public final class BasicKeyMapper: KeyMapper {
     private var shift = 0, control = 0, alt = 0, meta = 0
+    /// A US keymap with no modifier held.
     public init() {}
 
     static let printable: [UInt16: (Character, Character)] = {
@@ -34,6 +35,8 @@ public final class BasicKeyMapper: KeyMapper {
         67: 0xffc6, 68: 0xffc7, 87: 0xffc8, 88: 0xffc9,
     ]
 
+    /// Updates the held modifiers from Shift/Control/Alt/Meta codes and returns the US keysym and
+    /// text for evdev `code` (`value`: 1 press, 0 release, 2 repeat). Control suppresses text.
     public func key(code: UInt16, value: Int32) -> (keysym: UInt32, text: String) {
         let d = value == 0 ? -1 : value == 1 ? 1 : 0
         switch code {
@@ -52,6 +55,7 @@ public final class BasicKeyMapper: KeyMapper {
         return (sym, sym == 0x20 && value != 0 ? " " : "")
     }
 
+    /// The modifiers held now, from the presses and releases seen so far (no lock keys).
     public var modifiers: KeyModifiers {
         var m: KeyModifiers = []
         if shift > 0 { m.insert(.shift) }

@@ -6,10 +6,14 @@ import SilkSystem
 /// `always`, `never`, or `auto` (the default: only when no physical keyboard is present).
 /// Main thread.
 public enum KeyboardPresence {
+    /// When to show the on-screen keyboard (`SILK_OSK`): `auto` only when no physical keyboard is
+    /// present, `always`, or `never`.
     public enum Policy: String, Sendable, CaseIterable {
         case auto, always, never
     }
 
+    /// The policy in force: `SILK_OSK` at launch (`auto` when unset or unknown); an app may set it
+    /// (main thread).
     nonisolated(unsafe) public static var policy: Policy =
         Policy(rawValue: SilkConfiguration.current.onScreenKeyboardPolicy ?? "") ?? .auto
 
@@ -19,6 +23,7 @@ public enum KeyboardPresence {
     nonisolated(unsafe) private static var observers: [(id: Int, body: () -> Void)] = []
     nonisolated(unsafe) private static var nextObserver = 0
 
+    /// Whether an editable field should bring up the on-screen keyboard now, under ``policy``.
     public static var wantsOnScreenKeyboard: Bool {
         switch policy {
         case .always: true
@@ -42,5 +47,6 @@ public enum KeyboardPresence {
         return nextObserver
     }
 
+    /// Stops calling the observer that ``addObserver(_:)`` returned `token` for.
     public static func removeObserver(_ token: Int) { observers.removeAll { $0.id == token } }
 }

@@ -10,8 +10,11 @@ import SilkGeometry
 public struct ScrollDirections: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Up and down (the y axis).
     public static let vertical = ScrollDirections(rawValue: 1)
+    /// Left and right (the x axis).
     public static let horizontal = ScrollDirections(rawValue: 2)
+    /// Both axes (a map, a large image).
     public static let both: ScrollDirections = [.vertical, .horizontal]
 }
 
@@ -27,11 +30,14 @@ public enum ScrollEdgeBehavior: Hashable, Sendable {
 /// Exponential deceleration: the velocity decays as v·e^(−t/τ), so a fling released at v
 /// travels v·τ in all. τ = 325 ms is what iOS and libinput-based toolkits feel like.
 public struct Deceleration: Hashable, Sendable {
+    /// τ, the time constant in seconds: after τ the velocity has fallen to 1/e.
     public static let timeConstant = 0.325
     /// Below this speed (points per second) the motion stops.
     public static let minimumSpeed = 20.0
 
+    /// The current velocity in points per second (signed along the axis).
     public var velocity: Double
+    /// A deceleration starting at `velocity` points per second (the release velocity of a drag).
     public init(velocity: Double) { self.velocity = velocity }
 
     /// Advances by `dt` seconds; returns the distance covered (exact for the exponential).
@@ -42,6 +48,7 @@ public struct Deceleration: Hashable, Sendable {
         return distance
     }
 
+    /// True until the speed falls below ``minimumSpeed``.
     public var isMoving: Bool { abs(velocity) >= Deceleration.minimumSpeed }
 
     /// The distance a fling released at `velocity` covers before it stops.
@@ -50,14 +57,20 @@ public struct Deceleration: Hashable, Sendable {
 
 /// The release velocity of a drag: the mean velocity over the last `window` seconds of samples.
 public struct VelocityTracker: Sendable {
+    /// How far back in seconds samples count: 100 ms, so a pause before lifting the finger
+    /// releases with little velocity.
     public static let window = 0.1
     private var samples: [(t: Double, p: Point)] = []
+    /// A tracker with no samples.
     public init() {}
 
+    /// Records the pointer or finger at `position` (points) at `t` seconds; drops samples older
+    /// than ``window``.
     public mutating func add(_ position: Point, at t: Double) {
         samples.append((t, position))
         samples.removeAll { $0.t < t - VelocityTracker.window }
     }
+    /// Forgets every sample (a new drag begins).
     public mutating func reset() { samples = [] }
 
     /// Points per second, (0, 0) with fewer than two recent samples.
@@ -74,23 +87,31 @@ public struct VelocityTracker: Sendable {
 /// (paging, animated `setContentOffset`). Deterministic: `advance(by:)` integrates in fixed
 /// 1/480 s sub-steps, so the same `dt`s give the same positions.
 public struct KineticAxis: Hashable, Sendable {
+    /// What moves the axis now.
     public enum Mode: Hashable, Sendable {
+        /// Slowing down exponentially (``Deceleration``) after a fling.
         case decelerating
         /// A critically damped spring to `target` (paging, animated scrolls, snapping back).
         case spring(target: Double)
+        /// Not moving.
         case resting
     }
+    /// The scroll offset along the axis, in points (0 is the start of the content).
     public var position: Double
+    /// The velocity in points per second (signed; positive towards the end of the content).
     public var velocity: Double
+    /// Whether the axis decelerates, springs to a target, or rests.
     public var mode: Mode
     /// Spring stiffness (s⁻²); critically damped. ω = 14 s⁻¹ settles in about 0.4 s.
     public static let springOmega = 14.0
     static let subStep = 1.0 / 480
 
+    /// An axis at `position` points moving at `velocity` points per second in `mode`.
     public init(position: Double, velocity: Double = 0, mode: Mode = .resting) {
         self.position = position; self.velocity = velocity; self.mode = mode
     }
 
+    /// True until the axis comes to rest (a scroll container keeps asking for frames meanwhile).
     public var isMoving: Bool { mode != .resting }
 
     /// Advances by `dt` seconds within the content range `0...maxOffset`.

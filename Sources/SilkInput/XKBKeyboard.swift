@@ -8,6 +8,7 @@ import Glibc
 /// Why a keymap could not be built: the xkbcommon call and what went wrong.
 public struct XKBError: Error, CustomStringConvertible, Sendable {
     public let description: String
+    /// An error explaining what failed, naming the xkbcommon call.
     public init(_ description: String) { self.description = description }
 }
 

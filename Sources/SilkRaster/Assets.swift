@@ -9,6 +9,8 @@ import SilkSystem
 ///    `.build/release/silk` finds the checkout's `assets/`), or `../share/silk/assets` for an install;
 /// 3. the source checkout this module was compiled from (tests, `swift run`).
 public enum Assets {
+    /// The assets folder found by the search above, once per process; nil when none exists (the
+    /// text stack then uses system fonts only).
     public static let directory: URL? = locate()
 
     /// Why `$SILK_ASSETS` is not used, when it is set to something that is not an assets
@@ -33,7 +35,9 @@ public enum Assets {
         directory.map { $0.appendingPathComponent("fonts/\(name)") }
             .flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
     }
-    public static func photo(_ name: String) -> URL? {
+    /// The demo photo `name` from `assets/photos/`, or nil when it is not there. `package`: the
+    /// demo scenes, benchmarks and tests load their photos with it; an app ships its own images.
+    package static func photo(_ name: String) -> URL? {
         directory.map { $0.appendingPathComponent("photos/\(name)") }
             .flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
     }

@@ -13,6 +13,7 @@ public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
     case rgb565
     case a8
 
+    /// Bytes one pixel takes in memory: 4, 2 or 1.
     public var bytesPerPixel: Int {
         switch self {
         case .argb32, .xrgb32: 4
@@ -48,8 +49,11 @@ public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
 /// another thread (a display job publishing its result, the render thread compositing) it is
 /// treated as immutable by convention. That is why it is `@unchecked Sendable`.
 public final class Bitmap: @unchecked Sendable, CustomStringConvertible {
+    /// Width in pixels (device pixels when the bitmap is a frame or a node's contents).
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// How the pixels are stored.
     public let format: PixelFormat
     /// Bytes per row (a multiple of 4, as pixman requires).
     public let stride: Int
@@ -147,8 +151,11 @@ public final class Bitmap: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// ``width`` × ``height`` as a `Size` (pixels).
     public var size: Size { Size(width: Double(width), height: Double(height)) }
+    /// The whole bitmap as a rectangle at the origin (pixels).
     public var bounds: Rect { Rect(size: size) }
+    /// Bytes of pixel memory: ``stride`` × ``height``.
     public var byteCount: Int { stride * height }
 
     /// The raw pixel word at (x, y): ARGB32/XRGB32 as 0xAARRGGBB, RGB565 and A8 widened.

@@ -3,22 +3,31 @@ import SilkGeometry
 
 /// What a shape is filled or stroked with.
 public enum Paint: Sendable, Hashable {
+    /// A solid colour.
     case color(Color)
+    /// A linear gradient, in the canvas's user space at the time of drawing.
     case linearGradient(LinearGradient)
+    /// A radial gradient, in the canvas's user space at the time of drawing.
     case radialGradient(RadialGradient)
 }
 
+/// A colour at a position along a gradient; colours between stops are interpolated.
 public struct GradientStop: Sendable, Hashable {
     /// Position along the gradient, 0…1.
     public var offset: Double
+    /// The colour at ``offset``.
     public var color: Color
+    /// A stop of `color` at `offset` (0…1).
     public init(_ offset: Double, _ color: Color) { self.offset = offset; self.color = color }
 }
 
 /// A gradient along the line from `start` to `end` (user space); padded beyond the ends.
 public struct LinearGradient: Sendable, Hashable {
+    /// Where offset 0 and offset 1 lie, in the canvas's user space (points).
     public var start: Point, end: Point
+    /// The colour stops, sorted by offset; before the first and after the last, the end colours extend.
     public var stops: [GradientStop]
+    /// A gradient from `start` to `end` through `stops` (sorted by offset).
     public init(start: Point, end: Point, stops: [GradientStop]) {
         self.start = start; self.end = end; self.stops = stops
     }
@@ -26,8 +35,11 @@ public struct LinearGradient: Sendable, Hashable {
 
 /// A circular gradient from `center` (offset 0) to `radius` (offset 1); padded beyond.
 public struct RadialGradient: Sendable, Hashable {
+    /// The centre (offset 0) and the radius of the circle at offset 1, in user space (points).
     public var center: Point, radius: Double
+    /// The colour stops, sorted by offset; beyond the last, its colour extends.
     public var stops: [GradientStop]
+    /// A gradient from `center` outwards to `radius` through `stops` (sorted by offset).
     public init(center: Point, radius: Double, stops: [GradientStop]) {
         self.center = center; self.radius = radius; self.stops = stops
     }
@@ -93,6 +105,7 @@ public enum ContentMode: String, Sendable, Hashable, CaseIterable {
 ///
 /// A canvas is used by one thread at a time (it is not Sendable); display jobs each make their own.
 public final class Canvas {
+    /// The bitmap this canvas draws into.
     public let bitmap: Bitmap
     /// Device pixels per point this canvas was created with.
     public let scale: Double
@@ -109,6 +122,8 @@ public final class Canvas {
     /// the rest (`ConvexTrapezoids.coveredRect`). Off only in tests, which compare both ways.
     var compositesCoveredInteriorUnmasked = true
 
+    /// A canvas drawing into `bitmap`, with `scale` device pixels per point: user space is in points
+    /// and the initial transform scales by `scale`. Unclipped, opacity 1.
     public init(bitmap: Bitmap, scale: Double = 1) {
         self.bitmap = bitmap
         self.scale = scale.isFinite && scale > 0 ? scale : 1
@@ -127,7 +142,9 @@ public final class Canvas {
         return state.transform.inverted?.apply(to: c)
     }
 
+    /// Pushes the transform, clip and opacity, to be restored by ``restore()``.
     public func save() { stack.append(state) }
+    /// Pops the state the matching ``save()`` pushed; does nothing when none is saved.
     public func restore() {
         if let s = stack.popLast() { state = s }
     }
@@ -137,9 +154,13 @@ public final class Canvas {
         defer { restore() }
         return try body()
     }
+    /// Moves user space's origin by `x`, `y` points (the next drawing is offset).
     public func translate(x: Double, y: Double) { state.transform = state.transform.translatedBy(x: x, y: y) }
+    /// Scales user space by `x`, `y` about its origin.
     public func scale(x: Double, y: Double) { state.transform = state.transform.scaledBy(x: x, y: y) }
+    /// Rotates user space by `radians` about its origin (clockwise on screen, y points down).
     public func rotate(by radians: Double) { state.transform = state.transform.rotated(by: radians) }
+    /// Applies `t` before the current transform (user space becomes `t`'s input space).
     public func concatenate(_ t: AffineTransform) { state.transform = t.concatenating(state.transform) }
     /// Multiplies the opacity of everything drawn until the matching `restore()`.
     public func multiplyOpacity(_ alpha: Double) { state.opacity *= clamp01(alpha) }
@@ -165,6 +186,7 @@ public final class Canvas {
 
     // MARK: Shapes
 
+    /// Fills `rect` (user space), antialiased unless it lies on the pixel grid.
     public func fill(_ rect: Rect, with paint: Paint) {
         guard rect.size.isValidExtent, !rect.isEmpty else { return }
         let t = state.transform
@@ -179,6 +201,7 @@ public final class Canvas {
         fillContour(Shapes.rect(rect), with: paint)
     }
 
+    /// Fills `rect` with circular corners of `cornerRadius` points (clamped to half the shorter side).
     public func fillRoundedRect(_ rect: Rect, cornerRadius: Double, with paint: Paint) {
         guard rect.size.isValidExtent, !rect.isEmpty else { return }
         guard cornerRadius > 0, cornerRadius.isFinite else { return fill(rect, with: paint) }
@@ -186,6 +209,7 @@ public final class Canvas {
         fillContour(Shapes.roundedRect(rect, radius: cornerRadius, segmentsPerCorner: n), with: paint)
     }
 
+    /// Fills the ellipse inscribed in `rect`.
     public func fillEllipse(in rect: Rect, with paint: Paint) {
         guard rect.size.isValidExtent, !rect.isEmpty else { return }
         fillContour(Shapes.ellipse(in: rect, segments: 4 * segments(forRadius: max(rect.width, rect.height) / 2)), with: paint)
@@ -202,6 +226,7 @@ public final class Canvas {
         strokeRoundedRect(rect, cornerRadius: 0, lineWidth: lineWidth, with: paint)
     }
 
+    /// Strokes the outline of a rounded rectangle, `lineWidth` points wide, centred on its edges.
     public func strokeRoundedRect(_ rect: Rect, cornerRadius: Double, lineWidth: Double, with paint: Paint) {
         guard rect.size.isValidExtent, lineWidth > 0, lineWidth.isFinite else { return }
         let h = lineWidth / 2
@@ -217,6 +242,7 @@ public final class Canvas {
         fillRing(outer: o, inner: i, with: paint)
     }
 
+    /// Strokes the outline of the ellipse inscribed in `rect`, `lineWidth` points wide, centred on it.
     public func strokeEllipse(in rect: Rect, lineWidth: Double, with paint: Paint) {
         guard rect.size.isValidExtent, lineWidth > 0, lineWidth.isFinite else { return }
         let h = lineWidth / 2
@@ -240,9 +266,15 @@ public final class Canvas {
     /// Draws `image` fitted into `rect` by `contentMode`, clipped to `rect`.
     ///
     /// - Parameters:
-    ///   - imageScale: image pixels per point (a 2× asset drawn `.center` covers half its pixels).
+    ///   - image: the bitmap to draw (premultiplied; it is only read).
+    ///   - rect: where to draw, in user space (points).
+    ///   - contentMode: how the image is fitted into `rect` (stretched, aspect-fit, aspect-fill,
+    ///     centred …).
     ///   - cropRect: unit rect of the image. Zero size: the anchor `.aspectFill` keeps (default
     ///     centre). Non-zero size: only that part of the image is drawn.
+    ///   - filter: how pixels are sampled when the image is scaled or rotated.
+    ///   - imageScale: image pixels per point (a 2× asset drawn `.center` covers half its pixels).
+    ///   - cornerRadius: rounds the drawn image's corners, in points (0: square).
     public func draw(_ image: Bitmap, in rect: Rect, contentMode: ContentMode = .scaleToFill,
                      cropRect: Rect = ContentMode.defaultCropRect, filter: ImageFilter = .bilinear,
                      imageScale: Double = 1, cornerRadius: Double = 0) {

@@ -11,6 +11,8 @@ import SilkRaster
 ///
 /// Used by the render thread (one compositor per window); not thread-safe itself.
 public final class Compositor {
+    /// The composited frame, in device pixels; valid between `composite` calls (the presenter
+    /// copies from it).
     public private(set) var backBuffer: Bitmap
     /// Device pixels per point.
     public private(set) var scale: Double
@@ -27,17 +29,26 @@ public final class Compositor {
     private var animationStarts: [UInt64: Double] = [:]
     private var needsFullRepaint = true
 
+    /// Counters of the last composited frame (`SILK_RENDER_STATS=1`, the benchmark).
     public struct Statistics: Sendable {
+        /// Render-list entries (drawing layers) in the frame.
         public var entries = 0
+        /// Rectangles repainted.
         public var damagedRects = 0
+        /// Device pixels repainted (the sum of the damaged rectangles' areas).
         public var damagedPixels = 0.0
+        /// Entries drawn into damaged rectangles (an entry drawn into two rectangles counts twice).
         public var entriesDrawn = 0
+        /// Draws that took pixman's SRC path (opaque, pixel-aligned, 1:1) instead of blending.
         public var srcFastPaths = 0
         /// Pixels moved by a scroll blit instead of being repainted.
         public var scrolledPixels = 0.0
     }
+    /// The statistics of the most recent ``composite(_:at:)``.
     public private(set) var lastStatistics = Statistics()
 
+    /// A compositor with a back buffer of `pixelWidth` × `pixelHeight` device pixels at `scale`
+    /// pixels per point; throws when the size is invalid. The first frame repaints everything.
     public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, clearColor: Color = .white) throws(RasterError) {
         backBuffer = try Bitmap(width: pixelWidth, height: pixelHeight)
         self.scale = scale.isFinite && scale > 0 ? scale : 1
@@ -56,6 +67,7 @@ public final class Compositor {
     /// Forces the next frame to repaint the whole buffer.
     public func invalidateAll() { needsFullRepaint = true }
 
+    /// The result of compositing one frame.
     public struct Frame: Sendable {
         /// What changed in the back buffer, in device pixels (empty: nothing to present).
         public var damage: DamageRegion

@@ -6,16 +6,23 @@ import SilkGeometry
 /// `maxRects` the pair whose union wastes the least area is merged. Over-approximating is always
 /// correct (it only repaints more); the compositor's property test checks that.
 public struct DamageRegion: Sendable, Equatable, CustomStringConvertible {
+    /// The rectangles, integral device pixels, at most ``maxRects`` of them.
     public private(set) var rects: [Rect] = []
+    /// How many rectangles the region keeps before merging the cheapest pair (at least 1).
     public let maxRects: Int
 
+    /// An empty region that keeps at most `maxRects` rectangles.
     public init(maxRects: Int = 12) { self.maxRects = max(1, maxRects) }
 
+    /// True when nothing needs repainting (the render thread then presents nothing).
     public var isEmpty: Bool { rects.isEmpty }
     /// Total area (pixels) of the rectangles (they never overlap after merging... approximately).
     public var area: Double { rects.reduce(0) { $0 + $1.width * $1.height } }
+    /// The smallest rectangle containing every damaged rectangle (`Rect.null` when empty).
     public var bounds: Rect { rects.reduce(Rect.null) { $0.union($1) } }
 
+    /// Adds `rect` (points rounded out to whole pixels); non-finite or empty rectangles are
+    /// ignored, overlapping or touching ones merged.
     public mutating func add(_ rect: Rect) {
         guard rect.origin.x.isFinite, rect.origin.y.isFinite, rect.size.isValidExtent else { return }
         var r = rect.integral
@@ -35,6 +42,7 @@ public struct DamageRegion: Sendable, Equatable, CustomStringConvertible {
         while rects.count > maxRects { mergeCheapestPair() }
     }
 
+    /// Adds every rectangle of `other`.
     public mutating func formUnion(_ other: DamageRegion) {
         for r in other.rects { add(r) }
     }

@@ -10,13 +10,17 @@ import SilkRaster
 /// `.realTime` sleeps until each 1/refresh slot on the monotonic clock, like a display.
 /// Frames can be captured to PNG on request (`capturePNG(to:)` or `captureEveryFrame(into:)`).
 public final class HeadlessPresenter: Presenter, @unchecked Sendable {
+    /// How frame slots are handed out: `virtual` at once (frame n at n/refresh seconds, for tests
+    /// and benchmarks), `realTime` by sleeping to each slot on the monotonic clock.
     public enum Clock: Sendable { case virtual, realTime }
 
     public let pixelWidth: Int
     public let pixelHeight: Int
     public let scale: Double
     public let name = "headless"
+    /// The clock frame slots follow.
     public let clock: Clock
+    /// Frames per second (60 unless given; non-positive values become 60).
     public let refreshRate: Double
 
     // Guarded by `lock`: written on the render thread, read by any thread.
@@ -31,6 +35,8 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     private var captureFailure: RasterError?
     private let start = DispatchTime.now().uptimeNanoseconds
 
+    /// An in-memory output of `pixelWidth` × `pixelHeight` device pixels at `scale`, cleared to
+    /// transparent; throws when the size is invalid.
     public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, clock: Clock = .virtual,
                 refreshRate: Double = 60) throws(RasterError) {
         self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight

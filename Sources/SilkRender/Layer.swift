@@ -15,33 +15,44 @@ import SilkSystem
 /// sits in the superlayer's coordinate space, `bounds.size` is its size, and `bounds.origin`
 /// scrolls the sublayers (a scroll container moves its bounds origin; contents never re-render).
 public final class Layer: CustomStringConvertible {
+    /// This layer's identity, unique in the process; its snapshots carry it.
     public let id: LayerID
 
     /// Identifies a layer across snapshots (the compositor diffs by it).
     public struct LayerID: Hashable, Sendable, CustomStringConvertible {
+        /// The number, counting up from 1 in creation order.
         public let raw: UInt64
         public var description: String { "#\(raw)" }
     }
     nonisolated(unsafe) private static var nextID: UInt64 = 0
     private static let idLock = Lock()
 
+    /// A layer with no size, no contents and no sublayers, at the origin. Main thread.
     public init() {
         id = Layer.idLock.withLock { Layer.nextID += 1; return LayerID(raw: Layer.nextID) }
     }
 
     // MARK: Properties (each setter invalidates the cached snapshot up to the root)
 
+    /// Where the layer's centre sits in its superlayer's coordinate space, in points.
     public var position: Point = .zero { didSet { if position != oldValue { invalidate() } } }
+    /// The layer's size, and in its origin the scroll offset of its sublayers and contents.
     public var bounds: Rect = .zero { didSet { if bounds != oldValue { invalidate() } } }
     /// Applied around the layer's centre, as CALayer's `affineTransform` with the default anchor.
     public var transform: AffineTransform = .identity { didSet { if transform != oldValue { invalidate() } } }
+    /// 0…1, multiplied down the tree (per layer, not group opacity).
     public var opacity: Double = 1 { didSet { if opacity != oldValue { invalidate() } } }
+    /// A hidden layer and its sublayers are not drawn (and take no hits).
     public var isHidden = false { didSet { if isHidden != oldValue { invalidate() } } }
     /// Clip sublayers and contents to the (rounded) bounds.
     public var clipsToBounds = false { didSet { if clipsToBounds != oldValue { invalidate() } } }
+    /// Rounds the background, border and, with ``clipsToBounds``, the clip, in points.
     public var cornerRadius: Double = 0 { didSet { if cornerRadius != oldValue { invalidate() } } }
+    /// Fills the bounds below the contents (nil: no fill).
     public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { invalidate() } } }
+    /// The border's colour (nil: no border).
     public var borderColor: Color? { didSet { if borderColor != oldValue { invalidate() } } }
+    /// The border's width in points, drawn inside the bounds above the contents.
     public var borderWidth: Double = 0 { didSet { if borderWidth != oldValue { invalidate() } } }
     /// The layer's content, drawn into its bounds by `contentsGravity`. Set a new bitmap to change
     /// it (bitmaps are immutable once published). The first time contents arrive, a fade-in runs
@@ -55,6 +66,7 @@ public final class Layer: CustomStringConvertible {
             invalidate()
         }
     }
+    /// How ``contents`` is fitted into the bounds.
     public var contentsGravity: ContentMode = .scaleToFill { didSet { if contentsGravity != oldValue { invalidate() } } }
     /// Contents pixels per point (a 2× bitmap for a 2× screen).
     public var contentsScale: Double = 1 { didSet { if contentsScale != oldValue { invalidate() } } }
@@ -66,7 +78,9 @@ public final class Layer: CustomStringConvertible {
     /// A debugging name shown in descriptions.
     public var name: String?
 
+    /// The child layers, back to front.
     public private(set) var sublayers: [Layer] = []
+    /// The parent layer (weak: a parent owns its sublayers).
     public private(set) weak var superlayer: Layer?
 
     /// Frame in the superlayer's coordinate space (ignores `transform`).
@@ -82,8 +96,11 @@ public final class Layer: CustomStringConvertible {
 
     // MARK: Tree
 
+    /// Adds `layer` on top of the other sublayers, removing it from its old superlayer first.
     public func addSublayer(_ layer: Layer) { insertSublayer(layer, at: sublayers.count) }
 
+    /// Inserts `layer` at `index` in back-to-front order (clamped), removing it from its old
+    /// superlayer first.
     public func insertSublayer(_ layer: Layer, at index: Int) {
         precondition(layer !== self, "a layer cannot be its own sublayer")
         layer.removeFromSuperlayer()
@@ -92,6 +109,7 @@ public final class Layer: CustomStringConvertible {
         invalidate()
     }
 
+    /// Detaches the layer from its superlayer; nothing happens when it has none.
     public func removeFromSuperlayer() {
         guard let parent = superlayer else { return }
         parent.sublayers.removeAll { $0 === self }
@@ -120,6 +138,7 @@ public final class Layer: CustomStringConvertible {
         invalidate()
     }
 
+    /// Stops every animation of this layer; the model values show from the next frame.
     public func removeAllAnimations() {
         guard !animations.isEmpty else { return }
         animations = []

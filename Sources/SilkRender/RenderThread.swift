@@ -5,6 +5,7 @@ import SilkSystem
 
 /// Measurements of one presented frame.
 public struct FrameReport: Sendable {
+    /// The frame's number and target time.
     public var timing: FrameTiming
     /// Wall time spent compositing (damage diff + pixman), milliseconds.
     public var compositeMs: Double
@@ -12,7 +13,9 @@ public struct FrameReport: Sendable {
     public var compositeCPUMs: Double
     /// Wall time spent presenting (copy into the output, protocol calls), milliseconds.
     public var presentMs: Double
+    /// Device pixels repainted for the frame.
     public var damagedPixels: Double
+    /// Render-list entries (drawing layers) in the frame.
     public var renderEntries: Int
     /// Sequence number of the commit this frame showed.
     public var commitSequence: Int
@@ -48,6 +51,8 @@ public final class RenderThread: @unchecked Sendable {
     private var reportHandler: (@Sendable (FrameReport) -> Void)?
     private var failure: (any Error)?
 
+    /// A render thread for `presenter`, with a compositor of the presenter's size and scale; throws
+    /// when that size is invalid. Call ``start()`` to start it. Main thread.
     public init(presenter: any Presenter, clearColor: Color = .white) throws(RasterError) {
         self.presenter = presenter
         compositor = try Compositor(pixelWidth: presenter.pixelWidth, pixelHeight: presenter.pixelHeight,
@@ -59,6 +64,8 @@ public final class RenderThread: @unchecked Sendable {
         lock.lock(); reportHandler = handler; lock.unlock()
     }
 
+    /// Starts the thread (named `silk.render`, user-interactive QoS); it sleeps until the first
+    /// commit. Call once.
     public func start() {
         // Weak: the Thread keeps its closure after it ends, and `thread` keeps the Thread, so a
         // strong capture would keep every render thread (and its presenter and back buffer)
@@ -173,7 +180,8 @@ public final class RenderThread: @unchecked Sendable {
 }
 
 /// CPU time consumed by the calling thread so far (CLOCK_THREAD_CPUTIME_ID), nanoseconds.
-public func threadCPUTimeNanoseconds() -> UInt64 {
+/// `package`: the render thread's frame reports and the benchmark (Tools/) measure with it.
+package func threadCPUTimeNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)

@@ -248,6 +248,7 @@ public final class EventLoop: @unchecked Sendable {
     public enum RunOutcome: Equatable, Sendable {
         case conditionMet
         case timedOut
+        /// The loop was stopped (`stop()`, SIGINT or SIGTERM) before the condition held.
         case exited(ExitReason)
     }
 

@@ -16,6 +16,7 @@ public struct Activity: OptionSet, Hashable, Sendable {
     /// the console mode, release devices.
     public static let exit = Activity(rawValue: 1 << 2)
 
+    /// Every activity: one handler for each point of the iteration.
     public static let all: Activity = [.beforeWaiting, .afterWaiting, .exit]
 }
 
@@ -49,6 +50,7 @@ public enum ExitReason: Equatable, Sendable {
 public enum LoopEvent: Equatable, Sendable {
     case beforeWaiting
     case afterWaiting
+    /// The `run` call is ending, for the given reason (an `.exit` observer).
     case exit(ExitReason)
 
     var activity: Activity {

@@ -7,8 +7,10 @@ import CSilkLinux
 /// A point on a loop's clock, in nanoseconds since the clock's origin: CLOCK_MONOTONIC's origin
 /// (boot) for `.monotonic` loops, 0 for `.virtual` ones. Only compare instants of the same loop.
 public struct LoopInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// Nanoseconds since the clock's origin (boot for a monotonic loop, 0 for a virtual one).
     public var nanoseconds: Int64
 
+    /// The instant `nanoseconds` after the clock's origin.
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     /// The origin of a virtual clock.
@@ -19,11 +21,14 @@ public struct LoopInstant: Comparable, Hashable, Sendable, CustomStringConvertib
 
     public static func < (lhs: LoopInstant, rhs: LoopInstant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
+    /// The instant `rhs` after `lhs`, saturating at the ends of `Int64` instead of trapping (a
+    /// timer "never" due is `.max`).
     public static func + (lhs: LoopInstant, rhs: Duration) -> LoopInstant {
         let (sum, overflow) = lhs.nanoseconds.addingReportingOverflow(rhs.clampedNanoseconds)
         return LoopInstant(nanoseconds: overflow ? (rhs < .zero ? .min : .max) : sum)
     }
 
+    /// The time from `rhs` to `lhs` (negative when `lhs` is earlier).
     public static func - (lhs: LoopInstant, rhs: LoopInstant) -> Duration {
         .nanoseconds(lhs.nanoseconds - rhs.nanoseconds)
     }

@@ -5,6 +5,7 @@ import SilkGeometry
 /// (Texture `ASDimension`; CSS lengths with `fraction` = percent / 100.)
 public enum Dimension: Hashable, Sendable, CustomStringConvertible {
     case auto
+    /// A fixed length in points.
     case points(Double)
     /// A fraction of the parent's length along the same axis (margins and padding: of the
     /// parent's width, as in CSS). 0.5 means 50 %.
@@ -31,6 +32,7 @@ public enum Dimension: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True for ``auto``.
     public var isAuto: Bool { if case .auto = self { return true } else { return false } }
 
     public var description: String {
@@ -43,14 +45,18 @@ public enum Dimension: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Dimension: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    /// A literal is points: `style.width = 120`.
     public init(integerLiteral value: Int) { self = .points(Double(value)) }
+    /// A literal is points: `style.width = 120.5`.
     public init(floatLiteral value: Double) { self = .points(value) }
 }
 
 /// The range of sizes an element may take: `min` ≤ size ≤ `max`, per axis.
 /// `max` may be infinite ("unconstrained"). (Texture `ASSizeRange`.)
 public struct SizeRange: Hashable, Sendable, CustomStringConvertible {
+    /// The smallest size allowed, in points (finite, ≥ 0).
     public var min: Size
+    /// The largest size allowed, in points (≥ ``min``; infinite on an unconstrained axis).
     public var max: Size
 
     /// A range; a `max` below `min` is raised to `min`, negative or NaN values become 0.
@@ -67,6 +73,7 @@ public struct SizeRange: Hashable, Sendable, CustomStringConvertible {
     /// 0 … ∞ on both axes.
     public static let unconstrained = SizeRange(min: .zero, max: Size(width: .infinity, height: .infinity))
 
+    /// True when the range allows a single size (the element is told its size, not asked).
     public var isExact: Bool { min == max }
 
     /// `size` clamped into the range.
@@ -100,8 +107,9 @@ public struct SizeRange: Hashable, Sendable, CustomStringConvertible {
 @inline(__always) private func sanitize(_ v: Double) -> Double { v.isNaN || v < 0 ? 0 : v }
 
 /// A length in points as layout messages print it: whole numbers without a fraction, others to
-/// two decimals, infinities as ∞.
-public func formatPoints(_ v: Double) -> String {
+/// two decimals, infinities as ∞. `package`: the corpus evaluator (Tools/) prints with it; an
+/// app formats its own numbers.
+package func formatPoints(_ v: Double) -> String {
     if v.isInfinite { return v > 0 ? "∞" : "-∞" }
     if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
     return String((v * 100).rounded() / 100)

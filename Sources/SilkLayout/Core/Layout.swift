@@ -18,16 +18,22 @@ public struct Layout: Sendable {
     /// Top-left corner in the parent layout's coordinates.
     public let position: Point
 
+    /// The element this layout is of (a node or a spec).
     public var element: any LayoutElement { storage.element }
+    /// The element's size in points, inside the range it was laid out in.
     public var size: Size { storage.size }
+    /// The layouts of the element's sub-elements, positioned in this layout's coordinates.
     public var sublayouts: [Layout] { storage.sublayouts }
 
+    /// A layout of `element` at `size`, placed at `position` in its parent, with `sublayouts`
+    /// (what a custom ``LayoutElement`` returns from `calculateLayoutThatFits`).
     public init(element: any LayoutElement, size: Size, position: Point = .zero, sublayouts: [Layout] = []) {
         storage = Storage(element: element, size: size, sublayouts: sublayouts)
         self.position = position
     }
     private init(storage: Storage, position: Point) { self.storage = storage; self.position = position }
 
+    /// ``position`` and ``size`` as a rectangle in the parent layout's coordinates.
     public var frame: Rect { Rect(origin: position, size: size) }
 
     /// The same layout placed at `position`.

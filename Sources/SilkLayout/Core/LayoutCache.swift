@@ -8,8 +8,10 @@ import SilkSystem
 public struct LayoutCacheEntries: Sendable {
     private struct Entry: Sendable { let range: SizeRange; let version: UInt64; let layout: Layout }
     private var entries: [Entry] = []
+    /// How many layouts are kept (at least 1); storing more drops the oldest.
     public let capacity: Int
 
+    /// An empty store keeping at most `capacity` layouts.
     public init(capacity: Int = 4) { self.capacity = max(1, capacity) }
 
     /// The layout stored for this range and version, if any. For an exact range, a layout
@@ -45,7 +47,9 @@ public struct LayoutCacheEntries: Sendable {
         entries.append(Entry(range: range, version: version, layout: layout))
     }
 
+    /// Drops every stored layout.
     public mutating func removeAll() { entries.removeAll() }
+    /// How many layouts are stored.
     public var count: Int { entries.count }
 }
 
@@ -56,14 +60,20 @@ public struct LayoutCacheEntries: Sendable {
 public final class LayoutCache: Sendable {
     private let storage: Locked<LayoutCacheEntries>
 
+    /// An empty cache keeping at most `capacity` layouts.
     public init(capacity: Int = 4) { storage = Locked(LayoutCacheEntries(capacity: capacity)) }
 
+    /// The layout stored for `range` and `version`, if any (an exact range is also answered by a
+    /// wider range's layout that chose that size). Any thread.
     public func layout(for range: SizeRange, version: UInt64) -> Layout? {
         storage.withLock { $0.layout(for: range, version: version) }
     }
+    /// Stores `layout` for `range` and `version`; entries of older versions are dropped. Any thread.
     public func store(_ layout: Layout, for range: SizeRange, version: UInt64) {
         storage.withLock { $0.store(layout, for: range, version: version) }
     }
+    /// Drops every stored layout. Any thread.
     public func removeAll() { storage.withLock { $0.removeAll() } }
+    /// How many layouts are stored now.
     public var count: Int { storage.withLock { $0.count } }
 }

@@ -31,7 +31,9 @@ public protocol LayoutElement: Sendable {
 }
 
 extension LayoutElement {
+    /// None: an element without sub-elements (a leaf) keeps this default.
     public var sublayoutElements: [any LayoutElement] { [] }
+    /// Nil: only ``StackLayoutSpec`` returns itself.
     public var stackLayoutSpec: StackLayoutSpec? { nil }
 
     /// Lays out this element inside `constrainedSize`: resolves `style` (fractions against
@@ -75,6 +77,7 @@ public final class LayoutContext {
     /// 2.3 KiB of stack per level, so a 128-deep pass (about 300 KiB) fits a 512 KiB worker
     /// thread's stack. Debug builds use about four times as much (see `docs/layout.md`).
     public static let defaultMaximumDepth = 128
+    /// The deepest nesting this pass lays out before throwing ``LayoutError/nestingTooDeep(maximumDepth:)``.
     public let maximumDepth: Int
     /// Nesting depth of the element being laid out now.
     public internal(set) var depth = 0
@@ -83,6 +86,7 @@ public final class LayoutContext {
     /// several times per pass, and without these caches the work would double at each level.
     var flexTrees: [ObjectIdentifier: FlexBox] = [:]
 
+    /// A fresh pass at depth 0 that allows `maximumDepth` levels.
     public init(maximumDepth: Int = LayoutContext.defaultMaximumDepth) { self.maximumDepth = maximumDepth }
 
     @inline(__always)

@@ -29,10 +29,13 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
         var cache = LayoutCacheEntries()
     }
 
+    /// A name for debug output (``debugName``).
     public let name: String
+    /// How the node is sized: measured as a leaf, or laid out from its subnodes.
     public let content: Content
     private let state: Locked<State>
 
+    /// A node named `name` with `style` and `content`. Any thread.
     public init(name: String = "node", style: Style = Style(), content: Content) {
         self.name = name; self.content = content
         state = Locked(State(style: style))
@@ -58,7 +61,9 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
 
     /// Incremented by every invalidation of this node or a subnode.
     public var layoutVersion: UInt64 { state.withLock { $0.version } }
+    /// The node this one was added to (weak), or nil.
     public var supernode: LayoutNode? { state.withLock { $0.supernode } }
+    /// The nodes added with ``addSubnode(_:)``, in order.
     public var subnodes: [LayoutNode] { state.withLock { $0.subnodes } }
 
     /// Makes `node` a subnode, so its invalidations reach this node.
@@ -105,5 +110,6 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
         return layout
     }
 
+    /// The node's ``name``.
     public var debugName: String { name }
 }

@@ -12,9 +12,12 @@ public enum AbsoluteSizing: Hashable, Sendable {
 /// of the range from that position. (Texture `ASAbsoluteLayoutSpec`.)
 public final class AbsoluteLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
+    /// How the spec sizes itself.
     public let sizing: AbsoluteSizing
+    /// The children, each placed at its `style.layoutPosition`, back to front.
     public let children: [any LayoutElement]
 
+    /// A spec placing `children` at their layout positions, sized by `sizing`.
     public init(sizing: AbsoluteSizing = .default, style: Style = Style(), children: [any LayoutElement]) {
         self.sizing = sizing; self.style = style; self.children = children
     }

@@ -5,9 +5,12 @@ import SilkGeometry
 /// (Texture `ASBackgroundLayoutSpec`.)
 public final class BackgroundLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
+    /// The element that decides the size.
     public let child: any LayoutElement
+    /// The element stretched to the child's size and placed behind it.
     public let background: any LayoutElement
 
+    /// A spec sized by `child`, with `background` behind it at the same size.
     public init(child: any LayoutElement, background: any LayoutElement, style: Style = Style()) {
         self.child = child; self.background = background; self.style = style
     }

@@ -8,12 +8,19 @@ public enum CornerLocation: Hashable, Sendable { case topLeft, topRight, bottomL
 /// then moves so nothing sticks out above or left). (Texture `ASCornerLayoutSpec`.)
 public final class CornerLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
+    /// The element that decides the size (the avatar the badge sits on).
     public let child: any LayoutElement
+    /// The element centred on the child's corner (the badge).
     public let corner: any LayoutElement
+    /// Which corner of the child.
     public let location: CornerLocation
+    /// Moves the corner element from the corner, in points.
     public let offset: Point
+    /// When true the spec grows to include the corner element; when false it is the child's size
+    /// and the corner element may stick out.
     public let wrapsCorner: Bool
 
+    /// A spec putting `corner` on the `location` corner of `child`, moved by `offset`.
     public init(child: any LayoutElement, corner: any LayoutElement, location: CornerLocation,
                 offset: Point = .zero, wrapsCorner: Bool = false, style: Style = Style()) {
         self.child = child; self.corner = corner; self.location = location

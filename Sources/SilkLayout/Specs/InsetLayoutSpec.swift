@@ -5,9 +5,13 @@ import SilkGeometry
 /// side (or centered, when both sides are infinite). (Texture `ASInsetLayoutSpec`.)
 public final class InsetLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
+    /// The space around the child, in points (∞ on an edge pins the child to the opposite edge, as
+    /// in Texture).
     public let insets: EdgeInsets
+    /// The inset element.
     public let child: any LayoutElement
 
+    /// A spec placing `child` inside `insets`; it is the child's size plus the insets.
     public init(insets: EdgeInsets, style: Style = Style(), child: any LayoutElement) {
         self.insets = insets; self.style = style; self.child = child
     }

@@ -4,9 +4,12 @@ import SilkGeometry
 /// is the child's size. (Texture `ASOverlayLayoutSpec`.)
 public final class OverlayLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
+    /// The element that decides the size.
     public let child: any LayoutElement
+    /// The element stretched to the child's size and placed in front of it.
     public let overlay: any LayoutElement
 
+    /// A spec sized by `child`, with `overlay` in front of it at the same size.
     public init(child: any LayoutElement, overlay: any LayoutElement, style: Style = Style()) {
         self.child = child; self.overlay = overlay; self.style = style
     }

@@ -8,8 +8,10 @@ public final class RatioLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
     /// Height ÷ width (2 is twice as tall as wide). Non-positive values are treated as 1.
     public let ratio: Double
+    /// The element given the ratio's size.
     public let child: any LayoutElement
 
+    /// A spec giving `child` the size that keeps height ÷ width at `ratio` within the range.
     public init(ratio: Double, style: Style = Style(), child: any LayoutElement) {
         self.ratio = ratio > 0 && ratio.isFinite ? ratio : 1; self.style = style; self.child = child
     }

@@ -9,8 +9,11 @@ public enum RelativePosition: Hashable, Sendable { case none, start, center, end
 public struct RelativeSizingOptions: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Shrink the width to the child's.
     public static let minimumWidth = RelativeSizingOptions(rawValue: 1)
+    /// Shrink the height to the child's.
     public static let minimumHeight = RelativeSizingOptions(rawValue: 2)
+    /// Shrink both axes to the child.
     public static let minimumSize: RelativeSizingOptions = [.minimumWidth, .minimumHeight]
 }
 
@@ -19,11 +22,17 @@ public struct RelativeSizingOptions: OptionSet, Hashable, Sendable {
 /// sizing option). (Texture `ASRelativeLayoutSpec`.)
 public final class RelativeLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
+    /// Where the child sits horizontally.
     public let horizontalPosition: RelativePosition
+    /// Where the child sits vertically.
     public let verticalPosition: RelativePosition
+    /// The axes on which the spec shrinks to the child instead of filling the range.
     public let sizingOptions: RelativeSizingOptions
+    /// The positioned element.
     public let child: any LayoutElement
 
+    /// A spec placing `child` at `horizontalPosition` and `verticalPosition`, shrinking on
+    /// `sizingOptions`.
     public init(horizontalPosition: RelativePosition, verticalPosition: RelativePosition,
                 sizingOptions: RelativeSizingOptions = [], style: Style = Style(), child: any LayoutElement) {
         self.horizontalPosition = horizontalPosition; self.verticalPosition = verticalPosition

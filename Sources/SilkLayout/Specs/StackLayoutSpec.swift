@@ -39,18 +39,26 @@ public enum StackWrap: Hashable, Sendable { case noWrap, wrap, wrapReverse }
 /// (Texture `ASStackLayoutSpec`; the algorithm is in `Engine/`.)
 public final class StackLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
+    /// The main axis: the direction children are placed in.
     public let direction: StackDirection
     /// Space between adjacent children along `direction` (CSS `column-gap` for a row).
     /// A fraction is of the stack's inner length along `direction`.
     public let spacing: Dimension
+    /// How free space along ``direction`` is distributed (CSS `justify-content`).
     public let justifyContent: StackJustifyContent
+    /// How children are placed across ``direction`` unless they set `alignSelf` (CSS `align-items`).
     public let alignItems: StackAlignItems
+    /// Whether children that do not fit wrap onto further lines (CSS `flex-wrap`).
     public let flexWrap: StackWrap
+    /// How wrapped lines are placed across ``direction`` (CSS `align-content`).
     public let alignContent: StackAlignContent
     /// Space between lines when wrapping (CSS `row-gap` for a row).
     public let lineSpacing: Dimension
+    /// The children, in order along ``direction``.
     public let children: [any LayoutElement]
 
+    /// A stack of `children`; every parameter defaults as in Texture (horizontal, no spacing,
+    /// start, stretch, no wrap).
     public init(direction: StackDirection = .horizontal, spacing: Dimension = 0,
                 justifyContent: StackJustifyContent = .start, alignItems: StackAlignItems = .stretch,
                 flexWrap: StackWrap = .noWrap, alignContent: StackAlignContent = .start,
@@ -76,6 +84,7 @@ public final class StackLayoutSpec: LayoutSpec, DebugNamedElement {
     }
 
     public var sublayoutElements: [any LayoutElement] { children }
+    /// This stack, so the flexbox engine lays it out in the same pass as its parent stack.
     public var stackLayoutSpec: StackLayoutSpec? { self }
 
     /// Runs the flexbox engine with this stack as the root.

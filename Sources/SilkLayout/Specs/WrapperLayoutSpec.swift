@@ -5,11 +5,14 @@ import SilkGeometry
 /// (Texture `ASWrapperLayoutSpec`.)
 public final class WrapperLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
+    /// The wrapped elements, each laid out at the origin in the same range.
     public let children: [any LayoutElement]
 
+    /// A spec laying out `children` one over the other at the origin.
     public init(style: Style = Style(), children: [any LayoutElement]) {
         self.style = style; self.children = children
     }
+    /// A spec wrapping one element.
     public convenience init(_ child: any LayoutElement) { self.init(children: [child]) }
 
     public var sublayoutElements: [any LayoutElement] { children }

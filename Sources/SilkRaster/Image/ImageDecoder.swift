@@ -30,13 +30,16 @@ import SilkSystem
 ///
 /// Thread-safe: each call uses its own decoder state; call it from any display queue.
 public enum ImageDecoder {
+    /// The encodings the decoder reads, detected by magic bytes (never by file name).
     public enum Format: String, Sendable { case png, jpeg }
 
     /// What the header says, read without decoding pixels (`probe(data:)`).
     public struct Info: Sendable, Equatable {
+        /// The encoding found in the header.
         public var format: Format
         /// Stored pixel size (before EXIF orientation).
         public var width: Int
+        /// Stored pixel height (before EXIF orientation).
         public var height: Int
         /// EXIF orientation, 1…8 (always 1 for PNG).
         public var orientation: Int = 1
@@ -56,6 +59,9 @@ public enum ImageDecoder {
         }
     }
 
+    /// Decodes a whole PNG or JPEG. A JPEG is decoded at the smallest M/8 scale that still covers
+    /// `targetSize` (pixels), which is much faster for thumbnails; images over `maxPixels` are
+    /// refused before any allocation. Any thread.
     public static func decode(data: Data, targetSize: (width: Int, height: Int)? = nil,
                               maxPixels: Int = RasterLimits.defaultMaxImagePixels) throws(RasterError) -> DecodedImage {
         guard let format = detectFormat(data) else { throw unsupported(data) }
@@ -150,9 +156,11 @@ public enum ImageDecoder {
 public struct DecodedImage: Sendable {
     /// Upright (EXIF orientation applied), premultiplied ARGB32.
     public let bitmap: Bitmap
+    /// The encoding the image came in.
     public let format: ImageDecoder.Format
     /// The full image size in pixels, upright — before any scaled decode.
     public let originalWidth: Int
+    /// The full image height in pixels, upright, before any scaled decode.
     public let originalHeight: Int
     /// `(originalWidth, originalHeight)`.
     public var originalSize: (width: Int, height: Int) { (originalWidth, originalHeight) }

@@ -29,12 +29,14 @@ public struct JPEGScanTracker: Sendable {
         public var isMalformed = false
     }
 
+    /// What the bytes seen so far contain.
     public private(set) var progress = Progress()
     /// Where the next marker (or, inside a scan, the next search for one) starts.
     private var position = 2
     /// Inside an entropy-coded segment: searching for its end from `position`.
     private var inScan = false
 
+    /// A tracker that has seen no bytes.
     public init() {}
 
     /// Reads `data` (the whole download so far) from where the previous call stopped.

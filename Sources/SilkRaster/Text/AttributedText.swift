@@ -11,15 +11,25 @@ import SilkGeometry
 
 /// A font weight on the OpenType scale (100 thin … 400 regular … 700 bold … 900 black).
 public struct FontWeight: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The weight on the OpenType scale, 1…1000.
     public var value: Double
+    /// A weight of `value`, clamped to 1…1000 (non-finite values become 400, regular).
     public init(_ value: Double) { self.value = min(1000, max(1, value.isFinite ? value : 400)) }
+    /// Thin (100), the lightest named weight; few families have a face this light.
     public static let thin = FontWeight(100)
+    /// Light (300).
     public static let light = FontWeight(300)
+    /// Regular (400), the default for body text.
     public static let regular = FontWeight(400)
+    /// Medium (500): slightly heavier than regular, for emphasis without bold.
     public static let medium = FontWeight(500)
+    /// Semibold (600), common for titles and buttons.
     public static let semibold = FontWeight(600)
+    /// 700; synthesized (emboldened) when the family has no face this heavy.
     public static let bold = FontWeight(700)
+    /// Heavy (800), also called extra bold.
     public static let heavy = FontWeight(800)
+    /// Black (900), the heaviest named weight.
     public static let black = FontWeight(900)
     public static func < (a: FontWeight, b: FontWeight) -> Bool { a.value < b.value }
     public var description: String { "w\(Int(value))" }
@@ -59,13 +69,17 @@ public struct TextAttributes: Hashable, Sendable {
     public var fontFamily: String
     /// Font size in points.
     public var fontSize: Double
+    /// The weight; the nearest face of the family is used, bold synthesized when none is heavy enough.
     public var fontWeight: FontWeight
     /// Italic (or a synthetic oblique when the family has no italic face).
     public var italic: Bool
+    /// The glyphs' colour (colour emoji keep their own colours).
     public var color: Color
+    /// The underline drawn under the run (``UnderlineStyle/none`` by default).
     public var underline: UnderlineStyle
     /// Underline colour; the text colour when nil.
     public var underlineColor: Color?
+    /// Draws a line through the run at the font's strikeout position.
     public var strikethrough: Bool
     /// Filled behind the glyphs of the run, line height tall.
     public var backgroundColor: Color?
@@ -75,11 +89,15 @@ public struct TextAttributes: Hashable, Sendable {
     public var kerning: Double
     /// Multiplies the natural line height (ascent + descent + line gap); the extra is split above and below.
     public var lineHeightMultiple: Double
+    /// How lines of the paragraph are placed in the width (read from the paragraph's first character).
     public var alignment: TextAlignment
+    /// The paragraph's base direction for the bidi algorithm (read from its first character).
     public var baseWritingDirection: WritingDirection
     /// BCP 47 language tag given to the shaper (e.g. "ja", "zh-Hans", "ar"); nil: from the script.
     public var language: String?
 
+    /// Attributes with the given values: 16 pt DejaVu Sans, regular, black, left-aligned in
+    /// left-to-right paragraphs, unless given.
     public init(fontFamily: String = TextAttributes.defaultFontFamily, fontSize: Double = 16,
                 fontWeight: FontWeight = .regular, italic: Bool = false, color: Color = .black,
                 underline: UnderlineStyle = .none, underlineColor: Color? = nil, strikethrough: Bool = false,
@@ -94,6 +112,7 @@ public struct TextAttributes: Hashable, Sendable {
         self.baseWritingDirection = baseWritingDirection; self.language = language
     }
 
+    /// The family used when none is given: shipped in `assets/fonts`, so it exists on every machine.
     public static let defaultFontFamily = "DejaVu Sans"
 
     /// The size clamped to what the rasterizer accepts (0.5…2048 pt; NaN → 16).
@@ -115,22 +134,27 @@ public struct TextAttributes: Hashable, Sendable {
 public struct AttributedText: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// A range of scalars (see the file header) and its attributes.
     public struct Run: Hashable, Sendable {
+        /// The scalars the run covers.
         public var range: Range<Int>
+        /// The run's attributes.
         public var attributes: TextAttributes
     }
 
+    /// The plain text.
     public private(set) var string: String
     /// Contiguous, non-empty, sorted runs covering `0..<scalarCount` (empty when the text is).
     public private(set) var runs: [Run]
     /// `string.unicodeScalars.count`, stored.
     public private(set) var scalarCount: Int
 
+    /// `string` with one set of attributes throughout.
     public init(_ string: String = "", attributes: TextAttributes = TextAttributes()) {
         self.string = string
         scalarCount = string.unicodeScalars.count
         runs = scalarCount == 0 ? [] : [Run(range: 0..<scalarCount, attributes: attributes)]
     }
 
+    /// A string literal with default attributes: `let title: AttributedText = "Hello"`.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// Text decoded from arbitrary bytes: invalid UTF-8 becomes U+FFFD, never a crash.
@@ -138,6 +162,7 @@ public struct AttributedText: Hashable, Sendable, ExpressibleByStringLiteral, Cu
         self.init(String(decoding: Array(bytes), as: UTF8.self), attributes: attributes)
     }
 
+    /// True when the text has no characters.
     public var isEmpty: Bool { scalarCount == 0 }
     public var description: String { string }
 
@@ -157,6 +182,7 @@ public struct AttributedText: Hashable, Sendable, ExpressibleByStringLiteral, Cu
         append(AttributedText(string, attributes: attributes))
     }
 
+    /// `a` followed by `b`, each keeping its attributes.
     public static func + (a: AttributedText, b: AttributedText) -> AttributedText {
         var r = a
         r.append(b)

@@ -20,9 +20,13 @@ import SilkSystem
 
 /// What a run of text asks for; resolved to concrete faces by `FontDatabase`.
 public struct FontDescriptor: Hashable, Sendable {
+    /// The fontconfig family name asked for.
     public var family: String
+    /// The weight asked for.
     public var weight: FontWeight
+    /// Whether an italic face is asked for.
     public var italic: Bool
+    /// A request for `family` at `weight`, upright unless `italic`.
     public init(family: String, weight: FontWeight = .regular, italic: Bool = false) {
         self.family = family; self.weight = weight; self.italic = italic
     }
@@ -40,6 +44,8 @@ public final class FontDatabase: @unchecked Sendable {
     /// The database `TextLayout` uses by default: system fonts through fontconfig, then the built-in font.
     public static let shared = FontDatabase(useSystemFonts: true)
 
+    /// Whether fontconfig's installed fonts are searched (false: only the built-in assets font,
+    /// for reproducible tests).
     public let usesSystemFonts: Bool
     private let lock = Lock()
     private var config: OpaquePointer?
@@ -59,7 +65,7 @@ public final class FontDatabase: @unchecked Sendable {
     }
 
     /// The built-in DejaVu Sans face (bold or regular), nil only when the assets are missing.
-    public func builtinFace(bold: Bool) -> FontFace? {
+    func builtinFace(bold: Bool) -> FontFace? {
         guard let url = Assets.font(bold ? "DejaVuSans-Bold.ttf" : "DejaVuSans.ttf")
                 ?? Assets.font("DejaVuSans.ttf") else { return nil }
         return face(path: url.path, index: 0)

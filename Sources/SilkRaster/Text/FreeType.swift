@@ -18,10 +18,15 @@ import SilkSystem
 public final class FontFace: @unchecked Sendable, Hashable, CustomStringConvertible {
     /// Small process-unique number, used in glyph-cache keys.
     public let id: Int
+    /// The font file's path.
     public let path: String
+    /// The face's index in the file (collections hold several).
     public let faceIndex: Int
+    /// The family name the file declares.
     public let familyName: String
+    /// True when the face is bold by design (not synthesized).
     public let isBold: Bool
+    /// True when the face is italic or oblique by design.
     public let isItalic: Bool
     /// The face carries colour bitmaps (CBDT/sbix, e.g. Noto Color Emoji).
     public let hasColorGlyphs: Bool

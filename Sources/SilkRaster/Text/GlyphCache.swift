@@ -136,6 +136,7 @@ public final class GlyphCache: @unchecked Sendable {
         var variant: UInt8
     }
 
+    /// The most bytes of glyph images the cache keeps before it drops its older generation.
     public let byteBudget: Int
     private let lock = Lock()
     private var current: [Key: GlyphImage] = [:]
@@ -156,6 +157,7 @@ public final class GlyphCache: @unchecked Sendable {
     private var pixmanCaches: [PixmanLease] = []
     private var pixmanGeneration = 0
 
+    /// A cache that keeps about `byteBudget` bytes of glyph images (at least 64 KiB).
     public init(byteBudget: Int) { self.byteBudget = max(1 << 16, byteBudget) }
 
     deinit {

@@ -27,7 +27,9 @@ import SilkGeometry
 /// A positioned run of glyphs of one font and one set of attributes, in visual order.
 public struct GlyphRun: Sendable {
     let selection: FontSelection
+    /// The attributes of the text the run shows.
     public let attributes: TextAttributes
+    /// True when the run's bidi level is odd (glyphs run right to left).
     public let isRightToLeft: Bool
     let glyphs: [UInt32]
     /// Pen x of each glyph from the line's left edge (points).
@@ -40,9 +42,11 @@ public struct GlyphRun: Sendable {
     private(set) var clusterEnds: [Int]
     /// Left edge and width of the run within the line (points).
     public private(set) var x: Double
+    /// The run's advance width in points.
     public let width: Double
     /// The scalars the run shows (for a truncation token: the hidden text it stands for).
     public private(set) var characterRange: Range<Int>
+    /// True for the ellipsis (or custom token) that replaces truncated text.
     public let isTruncationToken: Bool
 
     init(selection: FontSelection, attributes: TextAttributes, isRightToLeft: Bool, glyphs: [UInt32],
@@ -54,7 +58,9 @@ public struct GlyphRun: Sendable {
         self.characterRange = characterRange; self.isTruncationToken = isTruncationToken
     }
 
+    /// The font size in points the run was shaped at (clamped to 0.5…2048).
     public var fontSize: Double { attributes.effectiveFontSize }
+    /// How many glyphs the run draws.
     public var glyphCount: Int { glyphs.count }
     /// The face the run is drawn with (after per-character fallback).
     public var font: FontFace { selection.face }
@@ -77,7 +83,9 @@ public struct TextLine: Sendable {
     public internal(set) var rect: Rect
     /// y of the baseline from the top of the layout.
     public internal(set) var baseline: Double
+    /// The line's ascent in points: the tallest run's extent above the baseline.
     public let ascent: Double
+    /// The line's descent in points: the deepest run's extent below the baseline.
     public let descent: Double
     /// The paragraph's resolved direction.
     public let isRightToLeft: Bool
@@ -89,10 +97,15 @@ public struct TextLine: Sendable {
 
 /// A link found by `TextLayout.link(at:)`: its target and the whole range carrying it.
 public struct TextLink: Hashable, Sendable {
+    /// The link target (``TextAttributes/link``).
     public let url: String
+    /// The whole range of scalars carrying the link.
     public let range: Range<Int>
 }
 
+/// Text shaped and broken into lines for a constrained size: HarfBuzz shaping, fontconfig
+/// fallback per character, Unicode bidi and line breaking, truncation. Measure and draw it from
+/// any thread; it is an immutable value.
 public struct TextLayout: Sendable {
     /// Longest text laid out, in Unicode scalars (1 Mi); longer text is cut and marked truncated.
     public static let maximumLength = 1 << 20
@@ -102,8 +115,11 @@ public struct TextLayout: Sendable {
     /// Scalars shaped at a time in a long paragraph (see the paragraph loop in `init`).
     static let shapingWindow = 4096
 
+    /// The text laid out (cut at ``maximumLength``).
     public let text: AttributedText
+    /// The size the text was laid out in (infinite extents: unbounded).
     public let constrainedSize: Size
+    /// The lines, top to bottom.
     public let lines: [TextLine]
     /// The size that fits: the widest line (or the constrained width when some line is centred,
     /// right-aligned, justified or right-to-left in a finite width) by the sum of line heights.
@@ -112,6 +128,7 @@ public struct TextLayout: Sendable {
     public let isTruncated: Bool
     let links: [TextLink]
 
+    /// How many lines are shown (after truncation).
     public var lineCount: Int { lines.count }
     /// Baseline of the first line from the top (0 for empty text with no lines).
     public var firstBaseline: Double { lines.first?.baseline ?? 0 }
