@@ -57,7 +57,7 @@ public struct FramebufferError: Error, CustomStringConvertible, Sendable, Equata
         case let .unsupported(why):
             return "\(device): unsupported framebuffer: \(why)"
         case let .notAFramebuffer(what):
-            return "\(device) is not a framebuffer device (it is \(what)); use --device /dev/fbN or SILK_FBDEV"
+            return "\(device) is not a framebuffer device (it is \(what)); name a /dev/fbN device, or set SILK_FBDEV"
         }
     }
 }
