@@ -3,8 +3,9 @@ import SilkSystem
 /// A node's display sentinel: a counter bumped whenever the node's pending display becomes
 /// stale (redraw, removal, leaving the display range, `preventOrCancelDisplay`). A display job
 /// captures the value when it starts; `isCancelled` is "the value moved on". (Texture's
-/// ASSentinel.) Any thread: the node bumps it on the main thread, display jobs read it on the
-/// display queues, the committer checks it on the main thread.
+/// ASSentinel.) Any thread: `setNeedsDisplay` and `preventOrCancelDisplay` bump it wherever they
+/// are called, the pass bumps it when it starts a job, jobs read it on the display queues, and
+/// the committer checks it on the main thread.
 ///
 /// Internal: only `DisplayNode`, `NodePass` and `TransactionCommitter` use it.
 final class Sentinel: @unchecked Sendable {

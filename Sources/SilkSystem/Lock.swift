@@ -15,7 +15,8 @@ public final class Lock: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Allocates and initialises an unlocked mutex (default attributes: not recursive, no error
-    /// checking). Traps if `pthread_mutex_init` fails, which only happens when out of memory.
+    /// checking). Traps if `pthread_mutex_init` fails (out of resources; glibc's does not fail
+    /// with default attributes).
     public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
