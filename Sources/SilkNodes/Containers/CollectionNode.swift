@@ -99,7 +99,8 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         public var nodesCreated = 0
         /// Nodes released while far outside the ranges.
         public var nodesReleased = 0
-        /// Prepared updates committed (shown), each in one node pass.
+        /// Prepared updates committed (shown): by a node pass, or by
+        /// `waitUntilAllUpdatesAreProcessed()`.
         public var commits = 0
         /// Range updates run (after scrolls, commits and interface-state changes; coalesced to
         /// at most one per pass when scrolling).

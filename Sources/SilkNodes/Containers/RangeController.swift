@@ -44,7 +44,7 @@ public struct RangeTuningParameters: Hashable, Sendable, CustomStringConvertible
     }
     /// No buffer: the range is the visible rectangle.
     public static let zero = RangeTuningParameters(leading: 0, trailing: 0)
-    /// `"1.0 leading / 0.5 trailing"`, for logs and the range debug overlay.
+    /// `"1.0 leading / 0.5 trailing"`, for logs and test failures.
     public var description: String { "\(leadingBufferScreenfuls) leading / \(trailingBufferScreenfuls) trailing" }
 }
 
