@@ -10,12 +10,14 @@ import Foundation
 /// - `--seconds N`: quit after N seconds.
 /// - `--help`: print these options and exit.
 public struct LaunchOptions: Sendable, Equatable {
-    /// `--backend`: where frames go.
+    /// Where frames go (`--backend`); `.auto` picks Wayland, the framebuffer or headless by what
+    /// the machine offers.
     public var backend: Backend = .auto
-    /// `--screenshot`: the PNG file the first window is written to once displayed (then the
-    /// app quits), or nil.
+    /// `--screenshot`: the PNG file the first window is written to once it is fully displayed
+    /// (`Window.whenDisplayed`), after which the app quits. nil: no screenshot.
     public var screenshotPath: String?
-    /// `--seconds`: how long the app runs before it quits, or nil for no limit.
+    /// `--seconds`: how long the app runs before it quits, in seconds (0 to one year); nil: until
+    /// it is closed.
     public var seconds: Double?
 
     /// Defaults: `auto`, no screenshot, no time limit.
@@ -23,6 +25,9 @@ public struct LaunchOptions: Sendable, Equatable {
 
     /// One line saying what was wrong with the command line.
     public struct Error: Swift.Error, CustomStringConvertible, Sendable, Equatable {
+        /// The message, naming the option: `--seconds abc: not a number of seconds between 0 and
+        /// one year`. `Application(arguments:)` prints it after the program's name and exits with
+        /// status 2.
         public let description: String
     }
 

@@ -209,8 +209,9 @@ public final class Window: PresenterEventHandler {
     // MARK: Input
 
     /// Delivers an input event to the node tree, and re-arms the one timer that serves the
-    /// dispatcher's next gesture deadline (long press, key repeat). Presenters call it through
-    /// `PresenterEventHandler`; tests and scripted input may call it directly.
+    /// dispatcher's next gesture deadline (a long press, a tap timing out; key repeat comes from
+    /// the backends as events). Presenters call it through `PresenterEventHandler`; tests and
+    /// scripted input may call it directly. Without a root node the event is dropped.
     public func handle(_ event: InputEvent) {
         guard let dispatcher = inputDispatcher else { return }
         dispatcher.handle(event)

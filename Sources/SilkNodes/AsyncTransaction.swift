@@ -13,8 +13,14 @@ import SilkSystem
 /// A result carries the sentinel value its job started with: if the node was redrawn, removed or
 /// left the display range meanwhile, the result is dropped at commit (counted as cancelled) —
 /// a stale bitmap is never shown.
-public final class AsyncTransaction: @unchecked Sendable {
-    public struct Result {
+///
+/// Internal (Texture's `_ASAsyncTransaction` is private too): a `NodePass` creates them and its
+/// `TransactionCommitter` publishes them; apps see only the committer's statistics.
+final class AsyncTransaction: @unchecked Sendable {
+    /// One display job's outcome: the bitmap for `node` at `scale` device pixels per point, and
+    /// the sentinel value the job started with. Made on a display queue (or the pass thread when
+    /// drawing synchronously), applied on the main thread by the committer.
+    struct Result {
         let node: DisplayNode
         let sentinelValue: UInt64
         let contents: Bitmap?

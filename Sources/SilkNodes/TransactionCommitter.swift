@@ -1,25 +1,33 @@
 import Foundation
 import SilkSystem
 
-/// Publishes completed transactions on the main thread, in completion order. Each window's
-/// `NodePass` owns one; the window hooks it into the main loop as the last node-level
-/// `.beforeWaiting` observer (`ObserverOrder.transactionCommit`).
+/// Publishes completed transactions on the main thread, in completion order (Texture's
+/// `_ASAsyncTransactionGroup` commit on the main run loop). Each window's `NodePass` owns one
+/// (`NodePass.committer`); the window hooks it into the main loop as the last node-level
+/// `.beforeWaiting` observer (`ObserverOrder.transactionCommit`). Display queues report finished
+/// transactions from any thread; only `commit()` touches nodes and layers, on the main thread.
 public final class TransactionCommitter: @unchecked Sendable {
-    public init() {}
+    /// Only a `NodePass` makes one: a committer serves exactly one pass's transactions.
+    init() {}
 
     private let lock = Lock()
     private var completed: [AsyncTransaction] = []
-    /// Called (any thread) when a transaction completes, to wake the main loop.
-    public var wakeUp: (@Sendable () -> Void)? {
+    /// Called (any thread) when a transaction completes, to wake the main loop. Set through
+    /// `NodePass.wakeUp`, which sets the scheduler's too.
+    var wakeUp: (@Sendable () -> Void)? {
         get { lock.withLock { _wakeUp } }
         set { lock.withLock { _wakeUp = newValue } }
     }
     private var _wakeUp: (@Sendable () -> Void)?
 
+    /// Counters since the committer was created, for benchmarks, logs and tests: a result is one
+    /// display job's bitmap (or failure) for one node.
     public struct Statistics: Sendable {
+        /// Results whose sentinel was still current at commit: applied to their node's layer.
         public var committedResults = 0
         /// Results dropped because their node's sentinel moved on (redrawn, removed, out of range).
         public var cancelledResults = 0
+        /// Transactions published (each one job, or a transaction container's whole subtree).
         public var transactions = 0
         /// Results applied although their sentinel had moved on: must stay 0 (the benchmark's
         /// stale-frame check reads it).
@@ -27,11 +35,14 @@ public final class TransactionCommitter: @unchecked Sendable {
         /// Current results whose job failed (threw, or could not allocate its bitmap): the node
         /// shows nothing or its placeholder and `DisplayNode.lastDisplayError` says why.
         public var displayErrors = 0
+        /// All zero: what a committer starts with (benchmarks use it when no pass ran).
         public init() {}
     }
     private var stats = Statistics()
+    /// The counters now. Any thread.
     public var statistics: Statistics { lock.withLock { stats } }
-    public func resetStatistics() { lock.withLock { stats = Statistics() } }
+    /// Zeroes the counters (tests).
+    func resetStatistics() { lock.withLock { stats = Statistics() } }
 
     private var open = 0
     /// A transaction was created: its jobs are in flight until it finishes (any thread).
@@ -50,10 +61,14 @@ public final class TransactionCommitter: @unchecked Sendable {
     /// Transactions whose display jobs are still running (any thread).
     public var transactionsInFlight: Int { lock.withLock { open } }
 
-    /// True when some transaction waits for `commit()`.
+    /// True when some transaction waits for `commit()`: the screen is not final yet. Any thread
+    /// (tools poll it, with `Window.presentedFrames`, to know a demo is idle).
     public var hasPendingCommits: Bool { lock.withLock { !completed.isEmpty } }
 
-    /// Applies every completed transaction's still-current results to their layers (main thread).
+    /// Applies every completed transaction's still-current results to their layers and returns
+    /// how many it applied; results whose sentinel moved on are dropped. Main thread: the
+    /// window's observer calls it each loop iteration; tests and tools that drive a `NodePass`
+    /// themselves call it after `NodePass.run()`.
     @discardableResult
     public func commit() -> Int {
         let ready = lock.withLock { () -> [AsyncTransaction] in let r = completed; completed = []; return r }

@@ -22,6 +22,9 @@ public struct BufferAgeDamage: Sendable {
     /// The number the next recorded frame gets (1 for the first).
     public private(set) var nextFrame = 1
 
+    /// An empty history keeping the damage of the last `historyLimit` frames (at least 1). The
+    /// default, 8, suits Wayland's `wl_shm` buffers (the compositor may hold one back for a few
+    /// frames); the framebuffer's two pan pages need 2. A longer history only costs regions.
     public init(historyLimit: Int = 8) {
         self.historyLimit = max(1, historyLimit)
     }

@@ -14,6 +14,9 @@ import Glibc
 public final class Lock: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+    /// Allocates and initialises an unlocked mutex (default attributes: not recursive, no error
+    /// checking). Traps if `pthread_mutex_init` fails (out of resources; glibc's does not fail
+    /// with default attributes).
     public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -30,6 +33,8 @@ public final class Lock: @unchecked Sendable {
     @inlinable
     public func lock() { pthread_mutex_lock(mutex) }
 
+    /// Releases the lock taken by `lock()`, on the thread that took it (unlocking from another
+    /// thread, or a lock not held, is undefined behaviour for a pthread mutex).
     @inlinable
     public func unlock() { pthread_mutex_unlock(mutex) }
 
@@ -49,6 +54,7 @@ public final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     @usableFromInline var value: Value
 
+    /// Puts `value` behind a new lock. Any thread may then use it through `withLock` or `current`.
     public init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value. Do not call back into the same lock.

@@ -10,6 +10,9 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
     /// The `errno` it reported.
     public let errno: Int32
 
+    /// An error for `call` failing with `errno`. `systemCall` makes these; wrappers make their own
+    /// for calls that report failure another way (`pthread_create` returns the code, `epoll_wait`
+    /// treats `EINTR` as "no events").
     public init(call: String, errno: Int32) {
         self.call = call
         self.errno = errno
@@ -18,6 +21,8 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
     /// `strerror_r(errno)` ("No such file or directory").
     public var message: String { errorString(errno) }
 
+    /// The call, its `strerror` text and the number: `open(/dev/fb0) failed: Permission denied
+    /// (errno 13)`. What logs and exit messages show.
     public var description: String { "\(call) failed: \(message) (errno \(errno))" }
 }
 

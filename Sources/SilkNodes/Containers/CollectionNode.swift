@@ -35,16 +35,27 @@ import SilkSystem
 open class CollectionNode: ScrollNode, @unchecked Sendable {
     /// Main thread.
     public weak var dataSource: (any CollectionDataSource)?
+    /// Told about selection and asked about batch fetching (weak: the app owns it). Set on the
+    /// main thread; its methods are called there, except `collection(_:willBeginBatchFetchWith:)`,
+    /// which runs on a global queue.
     public weak var delegate: (any CollectionDelegate)?
     /// Where items go. Changing it re-measures every item. Main thread.
     public var collectionLayout: any CollectionLayout {
         didSet { scrollableDirections = collectionLayout.scrollableDirections; remeasureAll() }
     }
+    /// The range policy: tuning per mode, a forced mode, low-memory mode (Texture's
+    /// ASRangeController; see `docs/containers.md`). Main thread; changes apply at the next range
+    /// update (after a scroll, or `setNeedsRangeUpdate()`).
     public let rangeController = RangeController()
+    /// The state of batch fetching: handed to `collection(_:willBeginBatchFetchWith:)`, completed
+    /// or cancelled by the app from any thread; while it is fetching no other fetch starts.
     public let batchContext = BatchContext()
     /// Screens before the end at which a batch fetch starts (Texture's default 2).
     public var leadingScreensForBatching = 2.0
+    /// Whether a tap on a cell highlights and selects it (and tells the delegate). Main thread.
     public var allowsSelection = true
+    /// Whether selecting an item keeps the others selected; false (the default) deselects them.
+    /// Main thread.
     public var allowsMultipleSelection = false
     /// Keep the first visible item in place across updates and size changes.
     public var anchorsVisibleContentOnUpdates = true
@@ -81,17 +92,28 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     /// Prepares updates on the edit queue and commits them in node passes.
     private(set) lazy var dataController = CollectionDataController(collection: self)
 
+    /// Counters since the container was created, for benchmarks, logs and tests (the memory
+    /// tests check that released nodes really go).
     public struct Statistics: Sendable {
         /// Node blocks run (item nodes created).
         public var nodesCreated = 0
         /// Nodes released while far outside the ranges.
         public var nodesReleased = 0
+        /// Prepared updates committed (shown): by a node pass, or by
+        /// `waitUntilAllUpdatesAreProcessed()`.
         public var commits = 0
+        /// Range updates run (after scrolls, commits and interface-state changes; coalesced to
+        /// at most one per pass when scrolling).
         public var rangeUpdates = 0
     }
     let stats = Locked(Statistics())
+    /// The counters now. Any thread.
     public var statistics: Statistics { stats.current }
 
+    /// Creates an empty container that lays its items out with `layout` (a vertical
+    /// `FlowLayout` by default) and scrolls along the layout's directions. Set `dataSource`;
+    /// the first layout with a non-empty size loads the data. Any thread, like any node's
+    /// creation; from then on its model is the main thread's.
     public init(layout: any CollectionLayout = FlowLayout()) {
         collectionLayout = layout
         super.init()
@@ -109,7 +131,11 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
 
     // MARK: Reading the model (main thread; the committed state)
 
+    /// Sections in the committed model (what is shown; updates still being prepared are not
+    /// counted). Main thread.
     public var numberOfSections: Int { sections.count }
+    /// Items of `section` in the committed model; 0 for a section that does not exist. Main
+    /// thread.
     public func numberOfItems(inSection section: Int) -> Int {
         section >= 0 && section < sections.count ? sections[section].count : 0
     }
@@ -117,6 +143,8 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     public func nodeForItem(at path: ItemPath) -> CellNode? { item(at: path)?.node }
     /// The item's frame in content coordinates.
     public func frameForItem(at path: ItemPath) -> Rect? { item(at: path).map { frames[$0.flatIndex] } }
+    /// Where `node` is in the committed model, if the container holds it now (attached, or kept
+    /// near the ranges); nil for a node it released or never had. Main thread.
     public func itemPath(for node: CellNode) -> ItemPath? {
         guard let item = attached.values.first(where: { $0.node === node }) ?? itemsWithNodes.values.first(where: { $0.node === node })
         else { return nil }
@@ -190,13 +218,29 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         if batchDepth == 0 { flushChanges() }
     }
 
+    /// Inserts items at `paths` (positions after the update); their node blocks run in the
+    /// background. Main thread. Outside `performBatchUpdates` each call is an animated update of
+    /// its own; the data source must already count the new items.
     public func insertItems(at paths: [ItemPath]) { changes.insertedItems += paths; flushIfOutsideBatch() }
+    /// Deletes the items at `paths` (positions before the update); their nodes are released when
+    /// the update commits. Main thread; the data source must already count without them.
     public func deleteItems(at paths: [ItemPath]) { changes.deletedItems += paths; flushIfOutsideBatch() }
+    /// Replaces the items at `paths` (positions before the update) with new ones: their node
+    /// blocks run again. Main thread.
     public func reloadItems(at paths: [ItemPath]) { changes.reloadedItems += paths; flushIfOutsideBatch() }
+    /// Moves the item at `from` (a position before the update) to `to` (after); it keeps its node.
+    /// Main thread.
     public func moveItem(at from: ItemPath, to: ItemPath) { changes.movedItems.append((from, to)); flushIfOutsideBatch() }
+    /// Inserts whole sections at these indices (after the update), with the items the data source
+    /// gives them. Main thread.
     public func insertSections(_ sections: [Int]) { changes.insertedSections += sections; flushIfOutsideBatch() }
+    /// Deletes the sections at these indices (before the update) and their items. Main thread.
     public func deleteSections(_ sections: [Int]) { changes.deletedSections += sections; flushIfOutsideBatch() }
+    /// Replaces every item of these sections (indices before the update) with new ones. Main
+    /// thread.
     public func reloadSections(_ sections: [Int]) { changes.reloadedSections += sections; flushIfOutsideBatch() }
+    /// Moves section `from` (an index before the update) to `to` (after), its items keeping their
+    /// nodes. Main thread.
     public func moveSection(_ from: Int, toSection to: Int) { changes.movedSections.append((from, to)); flushIfOutsideBatch() }
 
     private func flushIfOutsideBatch() {
@@ -296,6 +340,8 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
 
     struct UpdateAnimation { let oldFrames: [ObjectIdentifier: Rect] }
 
+    /// Asks for a range update in the next node pass, after `ScrollNode`'s own handling. Main
+    /// thread (scrolling runs there). Subclasses call `super`, or items stop following the offset.
     open override func didScroll(from old: Point, to new: Point) {
         super.didScroll(from: old, to: new)
         setNeedsRangeUpdate()
@@ -312,6 +358,9 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
 
     // MARK: Layout
 
+    /// Takes all the room offered: a container has no size of its own (its content scrolls), so
+    /// it fills the constrained size, and is 0 long along an unbounded axis — give it a bounded
+    /// size (a stack child with `flexGrow`, the window's root). Any thread, like any layout.
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
         Size(width: constrainedSize.width.isFinite ? constrainedSize.width : 0,
              height: constrainedSize.height.isFinite ? constrainedSize.height : 0)
@@ -350,10 +399,14 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
 
     // MARK: Selection (main thread)
 
+    /// Paths of the selected items in the committed model, in order. Main thread.
     public var selectedItemPaths: [ItemPath] {
         flat.indices.filter { selected.contains(ObjectIdentifier(flat[$0])) }.map(path(ofFlatIndex:))
     }
 
+    /// Selects the item at `path` (deselecting the others unless `allowsMultipleSelection`) and
+    /// sets its cell's `isSelected`; with `notifyingDelegate`, tells the delegate as a tap would.
+    /// A path outside the model is ignored. Main thread.
     public func selectItem(at path: ItemPath, notifyingDelegate: Bool = false) {
         guard let item = item(at: path) else { return }
         if !allowsMultipleSelection {
@@ -365,6 +418,8 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         if notifyingDelegate { delegate?.collection(self, didSelectItemAt: path) }
     }
 
+    /// Deselects the item at `path`, if selected, and clears its cell's `isSelected`. The
+    /// delegate is not told. Main thread.
     public func deselectItem(at path: ItemPath) {
         guard let item = item(at: path) else { return }
         selected.remove(ObjectIdentifier(item))
@@ -373,7 +428,15 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
 
     // MARK: Scrolling to items
 
-    public enum ScrollPosition: Sendable { case start, center, end }
+    /// Where `scrollToItem(at:position:animated:)` puts the item, along the scrolling axis.
+    public enum ScrollPosition: Sendable {
+        /// The item's leading edge at the viewport's leading edge (top, or left).
+        case start
+        /// The item's centre at the viewport's centre.
+        case center
+        /// The item's trailing edge at the viewport's trailing edge (bottom, or right).
+        case end
+    }
 
     /// Scrolls so the item at `path` is at `position` of the viewport.
     public func scrollToItem(at path: ItemPath, position: ScrollPosition = .start, animated: Bool = false) {

@@ -23,19 +23,28 @@ public enum RangeMode: String, Hashable, Sendable, CaseIterable {
 
 /// The two ranges a tuning parameter sizes (Texture's ASLayoutRangeType).
 public enum RangeType: String, Hashable, Sendable, CaseIterable {
-    case display, preload
+    /// Items here draw: display jobs run, and leaving it releases their bitmaps.
+    case display
+    /// Items here are attached and fetch their data (network images start loading); larger
+    /// than the display range.
+    case preload
 }
 
 /// How far a range extends beyond the visible rectangle, in screenfuls (multiples of the
 /// container's length along the scrolling axis).
 public struct RangeTuningParameters: Hashable, Sendable, CustomStringConvertible {
+    /// Screenfuls added on the side the content last scrolled towards (where items come from).
     public var leadingBufferScreenfuls: Double
+    /// Screenfuls added on the side the content scrolled away from.
     public var trailingBufferScreenfuls: Double
+    /// Screenfuls on each side; negative and non-finite values become 0.
     public init(leading: Double, trailing: Double) {
         leadingBufferScreenfuls = max(0, leading.isFinite ? leading : 0)
         trailingBufferScreenfuls = max(0, trailing.isFinite ? trailing : 0)
     }
+    /// No buffer: the range is the visible rectangle.
     public static let zero = RangeTuningParameters(leading: 0, trailing: 0)
+    /// `"1.0 leading / 0.5 trailing"`, for logs and test failures.
     public var description: String { "\(leadingBufferScreenfuls) leading / \(trailingBufferScreenfuls) trailing" }
 }
 
@@ -53,6 +62,8 @@ public struct RangeTuning: Hashable, Sendable {
         .lowMemory: [.display: .zero, .preload: .zero],
     ])
 
+    /// The parameters of `type`'s range in `mode` (`.zero` when none were set). Set one to tune a
+    /// container: `rangeController.tuning[.full, .preload] = .init(leading: 4, trailing: 1)`.
     public subscript(mode: RangeMode, type: RangeType) -> RangeTuningParameters {
         get { table[mode]?[type] ?? .zero }
         set { table[mode, default: [:]][type] = newValue }
@@ -61,8 +72,12 @@ public struct RangeTuning: Hashable, Sendable {
 
 /// The rectangles (content coordinates) a range update works with.
 public struct RangeRects: Hashable, Sendable {
+    /// The viewport: the content offset and the container's size.
     public var visible: Rect
+    /// The visible rectangle grown by the mode's display tuning.
     public var display: Rect
+    /// The visible rectangle grown by the mode's preload tuning (contains `display` with the
+    /// default tuning).
     public var preload: Rect
 }
 
@@ -70,6 +85,8 @@ public struct RangeRects: Hashable, Sendable {
 /// container owns the items; this type owns the policy: the mode, the tuning, and which way is
 /// leading.
 public final class RangeController {
+    /// Screenfuls per mode and range; Texture's values until changed. Main thread; applies from
+    /// the next range update.
     public var tuning = RangeTuning.default
     /// Forces a mode; nil: Texture's rule (minimum for the first update and while the container
     /// is not visible, full afterwards), or `lowMemory` while `isInLowMemoryMode`.
@@ -79,9 +96,14 @@ public final class RangeController {
     /// The direction of the last scroll along each axis: +1 towards the end (down/right), −1
     /// towards the start. Leading buffers extend that way. Before any scroll: towards the end.
     public private(set) var leadingDirection = (x: 1.0, y: 1.0)
+    /// The mode of the last range update; nil before the first (which is why that one is
+    /// `minimum`). Main thread.
     public private(set) var currentMode: RangeMode?
     private var lastOffset: Point?
 
+    /// A controller with Texture's tuning, no forced mode, leading towards the end. Every
+    /// `CollectionNode` makes its own (`rangeController`); tests make one to check the policy
+    /// alone.
     public init() {}
 
     /// Notes the scroll offset; a movement along an axis makes its direction leading.
