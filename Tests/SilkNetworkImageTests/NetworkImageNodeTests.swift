@@ -92,6 +92,9 @@ import SilkRaster
         let (node, delegate) = makeNode(loader, "/photo/27.jpg?w=600&h=400&stall=0&t=\(tag)")
         node.setInterfaceState(.inHierarchy)
         #expect(waitUntil { server.openConnections(containing: tag) == 1 })  // the request is in flight
+        // Lifecycle hooks run on the pass thread; other suites' passes (on their own threads)
+        // took that role while this one waited on a loaded machine: take it back (seen in CI).
+        NodePass.adoptCurrentThreadAsPassThread()
         node.setInterfaceState([])
         #expect(node.loadState == .idle)
         #expect(waitUntil { loader.downloader.activeDownloads == 0 })
