@@ -77,6 +77,8 @@ public final class Application {
                            headlessClock: HeadlessPresenter.Clock = .realTime,
                            options: WindowOptions = WindowOptions(),
                            explanation: ((String) -> Void)? = nil) throws -> Window {
+        // `--size` replaces the first window's requested size.
+        let size = windows.isEmpty ? (launchOptions.windowSize ?? size) : size
         guard size.isValidExtent, !size.isEmpty, scale.isFinite, scale > 0 else {
             throw BackendError("window size \(size) at scale \(scale) is not positive and finite")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SilkGeometry
 
 /// The options every Silk app understands on its command line, read by
 /// `Application(arguments:)`:
@@ -8,6 +9,9 @@ import Foundation
 /// - `--screenshot FILE.png`: once the first window is fully displayed, write it as a PNG and
 ///   quit (works on every backend; headless runs use it for tests and previews).
 /// - `--seconds N`: quit after N seconds.
+/// - `--size WxH`: the first window's size in points, instead of the one the app asks for (to
+///   see a layout at a panel's resolution; Wayland compositors and the framebuffer may still
+///   decide otherwise).
 /// - `--help`: print these options and exit.
 public struct LaunchOptions: Sendable, Equatable {
     /// Where frames go (`--backend`); `.auto` picks Wayland, the framebuffer or headless by what
@@ -19,6 +23,9 @@ public struct LaunchOptions: Sendable, Equatable {
     /// `--seconds`: how long the app runs before it quits, in seconds (0 to one year); nil: until
     /// it is closed.
     public var seconds: Double?
+    /// `--size`: the first window's size in points, replacing the size the app asks for; nil:
+    /// the app's own.
+    public var windowSize: Size?
 
     /// Defaults: `auto`, no screenshot, no time limit.
     public init() {}
@@ -37,6 +44,7 @@ public struct LaunchOptions: Sendable, Equatable {
           --backend auto|wayland|fbdev|headless   where frames go (default: auto)
           --screenshot FILE.png                   write the first window once displayed, then quit
           --seconds N                             quit after N seconds
+          --size WxH                              the first window's size in points
         """
 
     /// Reads `arguments` (without the program name). Throws on an unknown option, a missing or
@@ -76,6 +84,14 @@ public struct LaunchOptions: Sendable, Equatable {
                     throw Error(description: "--seconds \(text): not a number of seconds between 0 and one year")
                 }
                 options.seconds = s
+            case "--size":
+                let text = try value(flag)
+                let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+                      (1...16_384).contains(w), (1...16_384).contains(h) else {
+                    throw Error(description: "--size \(text): not WxH with whole points from 1 to 16384")
+                }
+                options.windowSize = Size(width: Double(w), height: Double(h))
             default:
                 throw Error(description: "\(argument): unknown option (--help lists them)")
             }

@@ -84,7 +84,8 @@ final class WindowRuntimeTests: XCTestCase {
 
 @Suite struct LaunchOptionsTests {
     @Test func readsTheStandardOptions() throws {
-        let o = try #require(try LaunchOptions.parse(["--backend", "headless", "--screenshot=a.png", "--seconds", "2.5"]))
+        let o = try #require(try LaunchOptions.parse(["--backend", "headless", "--screenshot=a.png", "--seconds", "2.5", "--size", "800x600"]))
+        #expect(o.windowSize == Size(width: 800, height: 600))
         #expect(o.backend == .headless)
         #expect(o.screenshotPath == "a.png")
         #expect(o.seconds == 2.5)
@@ -99,7 +100,10 @@ final class WindowRuntimeTests: XCTestCase {
         (["--seconds", "nan"], "--seconds nan: not a number of seconds between 0 and one year"),
         (["--seconds", "-1"], "--seconds -1: not a number of seconds between 0 and one year"),
         (["--seconds", "1e300"], "--seconds 1e300: not a number of seconds between 0 and one year"),
-        (["--size", "1x1"], "--size: unknown option (--help lists them)"),
+        (["--size", "0x10"], "--size 0x10: not WxH with whole points from 1 to 16384"),
+        (["--size", "-5x10"], "--size -5x10: not WxH with whole points from 1 to 16384"),
+        (["--size", "100000x10"], "--size 100000x10: not WxH with whole points from 1 to 16384"),
+        (["--frobnicate"], "--frobnicate: unknown option (--help lists them)"),
     ])
     func refusesBadOptionsInOneLine(arguments: [String], message: String) {
         #expect(throws: LaunchOptions.Error(description: message)) { try LaunchOptions.parse(arguments) }

@@ -339,5 +339,30 @@ if want cage; then
   kill -TERM "$COMP" 2>/dev/null; wait "$COMP" 2>/dev/null
 fi
 
+# ---------------------------------------------------------------------------------------------
+# The hello example (Examples/HelloKiosk: its own package, `import Silk` only, built by
+# `make examples`) under sway: its window matches the same app run headless at the output's size
+# (`--size 1024x768 --screenshot`), and a click on its button changes the text — and only the
+# text. The layout is centred: the 480×320 golden's button centre (240, 192) is at (512, 416).
+echo "== sway: the hello example and a click on its button"
+HELLO=${HELLO_BIN:-.build-examples/debug/HelloKiosk}
+if want hello && [ ! -x "$HELLO" ]; then bad "hello: no example binary at $HELLO (make examples builds it)"
+elif want hello && start_sway hello 1024 768 1; then
+  timeout 60 "$HELLO" --backend headless --size 1024x768 --screenshot "$OUT/hello-ref.png" >"$OUT/hello-ref.log" 2>&1 \
+    || bad "hello: the headless reference failed (see $OUT/hello-ref.log)"
+  XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 60 "$HELLO" --backend wayland >"$OUT/hello-client.log" 2>&1 &
+  CLIENT=$!; PIDS+=("$CLIENT")
+  if wait_match hello-before shoot_grim "$OUT/hello-ref.png" 30; then
+    ok "sway: the hello example (its own package) matches itself run headless"
+  else bad "sway: the hello example does not match its headless run (see $OUT/hello-before.png, $OUT/hello-client.log)"; fi
+  XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 "$VPOINTER" click 512 416 || log "vpointer click failed"
+  if wait_match hello-after shoot_grim "$OUT/hello-ref.png" 20 --region 272,300,480,70 --expect-different; then
+    if "$IMGDIFF" "$OUT/hello-after.png" "$OUT/hello-ref.png" --region 0,390,1024,378 >/dev/null; then
+      ok "sway: a click on the hello button changes the text, and only the text"
+    else bad "sway: after the click more than the text changed (see $OUT/hello-after.png)"; fi
+  else bad "sway: a click on the hello button did not change the text (see $OUT/hello-after.png, $OUT/hello-client.log)"; fi
+  stop_client; stop_compositor
+fi
+
 echo "wayland-e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
