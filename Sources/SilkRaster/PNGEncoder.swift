@@ -1,7 +1,7 @@
 import CPNG
 import Foundation
 
-/// PNG output through libpng's simplified API (`png_image_write_to_memory`), which reports
+/// PNG output through libpng's simplified API (`png_image_write_to_stdio`), which reports
 /// errors by return value — no setjmp/longjmp crossing Swift frames.
 extension Bitmap {
     /// Encodes the bitmap as an 8-bit RGBA PNG (straight alpha, as PNG requires).
@@ -33,17 +33,21 @@ extension Bitmap {
         img.width = png_uint_32(width)
         img.height = png_uint_32(height)
         img.format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)  // PNG_FORMAT_RGBA
-        var size: Int = 0
-        // First call measures, second writes.
-        guard png_image_write_to_memory(&img, nil, &size, 0, rgba, 0, nil) != 0, size > 0 else {
+        // One compression pass into a buffer that grows as libpng writes (open_memstream), not
+        // png_image_write_to_memory's two: one call to measure and one to write compressed the
+        // image twice (issue 21: `silk snapshot` spent twice the deflate time it needed).
+        var buffer: UnsafeMutablePointer<CChar>? = nil
+        var length = 0
+        guard let stream = open_memstream(&buffer, &length) else {
+            throw .io(path: "<png>", reason: "open_memstream: " + String(cString: strerror(errno)))
+        }
+        let ok = png_image_write_to_stdio(&img, stream, 0, rgba, 0, nil)
+        fclose(stream)  // flushes: `buffer` and `length` are final only now
+        defer { free(buffer) }
+        guard ok != 0, let buffer, length > 0 else {
             throw .io(path: "<png>", reason: "libpng could not encode: " + pngMessage(&img))
         }
-        var out = Data(count: size)
-        let ok = out.withUnsafeMutableBytes { buf in
-            png_image_write_to_memory(&img, buf.baseAddress, &size, 0, rgba, 0, nil)
-        }
-        guard ok != 0 else { throw .io(path: "<png>", reason: "libpng could not encode: " + pngMessage(&img)) }
-        return out.prefix(size)
+        return Data(bytes: buffer, count: length)
     }
 
     /// Writes the bitmap as a PNG file (mode 0644 before the umask), creating parent folders.
