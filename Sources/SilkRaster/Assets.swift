@@ -35,9 +35,10 @@ public enum Assets {
         directory.map { $0.appendingPathComponent("fonts/\(name)") }
             .flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
     }
-    /// The demo photo `name` from `assets/photos/`, or nil when it is not there. `package`: the
-    /// demo scenes, benchmarks and tests load their photos with it; an app ships its own images.
-    package static func photo(_ name: String) -> URL? {
+    /// The demo photo `name` from `assets/photos/`, or nil when it is not there: the photos the
+    /// demo scenes, benchmarks, tests and `Examples/Rainforest` show (a product ships its own
+    /// images).
+    public static func photo(_ name: String) -> URL? {
         directory.map { $0.appendingPathComponent("photos/\(name)") }
             .flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
     }
