@@ -126,14 +126,22 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// `style`). Setting it invalidates layout. Any thread.
     public var style: Style {
         get { lock.withLock { _style } }
-        set { lock.withLock { _style = newValue }; setNeedsLayout() }
+        set { updateStyle { $0 = newValue } }
     }
 
-    /// Edits `style` in place: one lock, one layout invalidation. `body` runs under the node's
-    /// lock, so it must not touch other nodes. Any thread.
+    /// Edits `style` in place: one lock, and one layout invalidation when the style changed.
+    /// Setting a style to what it already is invalidates nothing, so a spec that sets its
+    /// children's sizes while it is laid out (a tile sizing its photo to the constrained size)
+    /// does not ask for another layout — before, each layout asked for the next and the kiosk
+    /// demo relaid out on every loop iteration at full CPU. `body` runs under the node's lock,
+    /// so it must not touch other nodes. Any thread.
     public func updateStyle(_ body: (inout Style) -> Void) {
-        lock.withLock { body(&_style) }
-        setNeedsLayout()
+        let changed = lock.withLock { () -> Bool in
+            let old = _style
+            body(&_style)
+            return _style != old
+        }
+        if changed { setNeedsLayout() }
     }
 
     // MARK: Tree

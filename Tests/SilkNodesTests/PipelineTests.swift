@@ -74,6 +74,26 @@ struct Harness {
 @Suite(.serialized) struct PipelineTests {
     init() { NodeScheduler.shared.synchronousDisplay = false }
 
+    /// A spec that sets its children's styles while it is laid out (the kiosk's tiles size their
+    /// photo to the constrained size) must not ask for another layout when nothing changed:
+    /// before, every layout asked for the next and the kiosk demo spun the main loop at full CPU.
+    @Test func settingAStyleToItsValueDoesNotRelayout() {
+        let root = DisplayNode()
+        let child = ColorNode(.red)
+        root.addSubnode(child)
+        root.layoutSpecBlock = { _, range in
+            child.updateStyle { $0.width = .points(range.max.width / 2); $0.height = .points(10) }
+            return WrapperLayoutSpec(child)
+        }
+        let h = Harness(root: root)
+        #expect(h.iterate(until: { h.pass.isDisplayComplete }), "a layout that changed nothing asked for another")
+        let layouts = h.pass.statistics.layouts
+        for _ in 0..<5 { h.iterate() }
+        #expect(h.pass.statistics.layouts == layouts)
+        child.updateStyle { $0.height = .points(20) }  // a real change still relays out
+        #expect(h.pass.hasPendingWork)
+    }
+
     @Test func layoutSpecPositionsSubnodesAndLayersFollow() {
         let root = DisplayNode()
         let a = ColorNode(.red), b = ColorNode(.blue, size: Size(width: 30, height: 10))

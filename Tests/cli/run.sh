@@ -171,6 +171,14 @@ expect_refusal fbdev-existing-file "not a framebuffer" -- bench --backend fbdev 
 if [ "$(cat "$tmp/not-a-framebuffer")" = "keep me" ]; then ok; else bad "fbdev --device: an existing file was changed or deleted"; fi
 expect_refusal fbdev-tty "is not a framebuffer device" -- demo --backend fbdev --device /dev/tty --no-console
 
+# --- the kiosk says when it is displayed (Window.whenDisplayed; the framebuffer e2e waits for
+# the line) and then sits idle: a spec that re-set its tiles' styles used to relayout on every
+# loop iteration at full CPU, so the line never came.
+/usr/bin/time -f "%U %S" -o "$tmp/kiosk-cpu" timeout 30 env -u WAYLAND_DISPLAY "$silk" demo kiosk --backend headless \
+  --clock 09:41:00 --seconds 4 --out "$tmp/kiosk.png" >"$tmp/log" 2>&1
+cpu=$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$tmp/kiosk-cpu" 2>/dev/null || echo 99999)
+if grep -q "kiosk displayed" "$tmp/log" && [ "$cpu" -lt 2500 ]; then ok
+else bad "demo kiosk: displayed line $(grep -c "kiosk displayed" "$tmp/log"), ${cpu} ms CPU in 4 s: $(tail -3 "$tmp/log")"; fi
 # --- the app loop: demo runs on headless and stops in order on SIGTERM / SIGINT -----------------
 if timeout 30 env -u WAYLAND_DISPLAY "$silk" demo layers --frames 30 --out "$tmp/frames.png" >"$tmp/log" 2>&1 \
    && grep -q "using headless" "$tmp/log" && [ "$(png_size "$tmp/frames.png")" = "1280 720" ]; then ok
