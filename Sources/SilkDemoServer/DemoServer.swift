@@ -366,7 +366,8 @@ public struct DemoRequest: Sendable {
         var q: [String: String] = [:]
         if parts.count == 2 {
             for pair in parts[1].split(separator: "&") {
-                let kv = pair.split(separator: "=", maxSplits: 1)
+                // Empty pieces kept: "?=" split to nothing and `kv[0]` trapped (the request fuzzer).
+                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 q[String(kv[0])] = kv.count == 2 ? String(kv[1]) : ""
             }
         }

@@ -58,7 +58,61 @@ public final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
 extension URLSessionTask {
     /// Cancels from another thread: `cancel()` waits for the session's work queue, which may be
     /// waiting for room on a `BoundedDelegateQueue` — never wait for it from a delegate callback.
+    /// Delegates using it call `URLSessionTask.didComplete(_:)` first thing in
+    /// `didCompleteWithError` (see `CancelGate`).
     public func cancelSoon() {
-        DispatchQueue.global(qos: .utility).async { [self] in cancel() }
+        let id = ObjectIdentifier(self)
+        CancelGate.shared.willCancel(id)
+        DispatchQueue.global(qos: .utility).async { [self] in
+            CancelGate.shared.cancel(id) { cancel() }
+        }
+    }
+
+    /// Tells a pending `cancelSoon` that this task completed (call it at the start of
+    /// `urlSession(_:task:didCompleteWithError:)`).
+    public static func didComplete(_ task: URLSessionTask) { CancelGate.shared.completed(ObjectIdentifier(task)) }
+}
+
+/// Keeps a deferred cancel from racing its task's completion. FoundationNetworking removes a
+/// completed task from its registry right after the delegate's `didCompleteWithError` returns;
+/// a `cancel()` from another thread that slipped in just then trapped inside it ("Trying to
+/// access a behaviour for a task that in not in the registry", seen in the test suite). So a
+/// completion waits while that task's cancel runs, and a cancel that comes after the completion
+/// is dropped. Entries exist only while a cancel is pending, so the sets stay small.
+final class CancelGate: @unchecked Sendable {
+    static let shared = CancelGate()
+    private let condition = NSCondition()
+    private var pending = Set<ObjectIdentifier>()
+    private var running = Set<ObjectIdentifier>()
+    private var done = Set<ObjectIdentifier>()
+
+    func willCancel(_ id: ObjectIdentifier) {
+        condition.lock(); pending.insert(id); condition.unlock()
+    }
+
+    func cancel(_ id: ObjectIdentifier, _ body: () -> Void) {
+        condition.lock()
+        if done.remove(id) != nil || !pending.contains(id) {
+            pending.remove(id)
+            condition.unlock()
+            return
+        }
+        running.insert(id)
+        condition.unlock()
+        body()
+        condition.lock()
+        running.remove(id)
+        // Another cancelSoon for the same task may be queued: it will find nothing pending.
+        pending.remove(id)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func completed(_ id: ObjectIdentifier) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard pending.contains(id) else { return }
+        while running.contains(id) { condition.wait() }
+        if pending.contains(id) { done.insert(id) }
     }
 }

@@ -42,6 +42,12 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         public var maxBytes = 16 << 20
         /// The largest image accepted, in pixels (checked against the header).
         public var maxPixels = RasterLimits.defaultMaxImagePixels
+        /// The most pixels one image may decode to (16 MPx, 64 MiB of ARGB). JPEGs decode at the
+        /// node's size (M/8 scaling), but libpng cannot scale while decoding, so a PNG decodes in
+        /// full: one over this budget is refused from its header (here, and in the node for
+        /// cached bytes), before any pixel memory — an 8000 × 8000 PNG would take 256 MB for a
+        /// node 600 points wide. A JPEG decoded without a target size (before layout) counts too.
+        public var maxDecodedPixels = 16 << 20
         public var maxConnectionsPerHost = 4
         public init() {}
     }
@@ -116,8 +122,11 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
             return t
         }
         guard let tasks else { return }
-        tasks.forEach { $0.cancel() }
-        session.invalidateAndCancel()
+        // Cancelled through the gate, then invalidated once they are done: cancel() and
+        // invalidateAndCancel() from here raced tasks completing at that moment and trapped inside
+        // FoundationNetworking (`CancelGate`).
+        tasks.forEach { $0.cancelSoon() }
+        session.finishTasksAndInvalidate()
     }
 
     /// Starts downloading `url`; `handler` gets the events (on the delegate queue).
@@ -275,6 +284,9 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
             if info.height > 0, info.width > configuration.maxPixels / info.height {
                 return .decoding(.tooManyPixels(width: info.width, height: info.height, limit: configuration.maxPixels))
             }
+            if info.format == .png, info.height > 0, info.width > configuration.maxDecodedPixels / info.height {
+                return .decoding(.tooManyPixels(width: info.width, height: info.height, limit: configuration.maxDecodedPixels))
+            }
         } catch .unsupportedFormat(let reason) {
             return .decoding(.unsupportedFormat(reason))
         } catch {
@@ -284,6 +296,7 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     }
 
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        URLSessionTask.didComplete(task)
         let state = lock.withLock { () -> (id: Int, job: Job)? in
             strayCancels.remove(task.taskIdentifier)
             guard let id = taskToJob.removeValue(forKey: task.taskIdentifier), let job = jobs[id] else { return nil }

@@ -260,8 +260,17 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
     private func decodeFinal(_ data: Data, source: ImageSource, url: URL, generation: UInt64) {
         guard lock.withLock({ _generation == generation }) else { return }
         let decoded: DecodedImage
-        do {
-            decoded = try ImageDecoder.decode(data: data, targetSize: targetPixelSize(),
+        let target = targetPixelSize()
+        do throws(RasterError) {
+            // The decoded-pixel budget, from the header before any pixel memory: a PNG (and a
+            // JPEG with no target size) decodes in full. Cached bytes never met the downloader's
+            // check, and a budget lowered since must hold for them too.
+            let budget = loader.downloader.configuration.maxDecodedPixels
+            if let info = try? ImageDecoder.probe(data: data), info.format == .png || target == nil,
+               info.height > 0, info.width > budget / info.height {
+                throw .tooManyPixels(width: info.width, height: info.height, limit: budget)
+            }
+            decoded = try ImageDecoder.decode(data: data, targetSize: target,
                                               maxPixels: loader.downloader.configuration.maxPixels)
         } catch {
             fail(.decoding(error), generation: generation)

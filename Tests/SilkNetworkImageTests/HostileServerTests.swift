@@ -7,6 +7,7 @@ import SilkDemoServer
 import SilkNodes
 import SilkRaster
 import SilkScenes
+import SilkGeometry
 @testable import SilkNetworkImage
 
 /// Bodies that never end, claim 10 GB, or inflate 160-fold, from the demo server's hostile
@@ -140,5 +141,61 @@ import SilkScenes
         #expect(parse("GET feed HTTP/1.1\r\n\r\n") == .bad)
         #expect(DemoServer.parseRequestHead([0xFF, 0xFE, 0x0D, 0x0A, 0x0D, 0x0A]) == .bad)
         #expect(DemoServer.parseRequestHead([0x47, 0xC3]) == .incomplete)  // a UTF-8 sequence cut by the read
+        // Found by the request fuzzer: an empty query pair ("=x") trapped the server.
+        #expect(DemoRequest(target: "/h?status=-E&&= 0P&=").query == ["status": "-E", "": ""])
+        #expect(DemoRequest(target: "/h?=x").query == ["": "x"])
+    }
+}
+
+/// The decoded-pixel budget (`ImageDownloader.Configuration.maxDecodedPixels`): a PNG decodes in
+/// full, so one over the budget is refused from its header, before any pixel memory.
+@Suite struct PixelBudgetTests {
+    /// A PNG whose header says `width` × `height` (8-bit grey), with a token IDAT: enough for
+    /// libpng's header read, nothing to decode.
+    static func pngHeader(width: Int, height: Int) -> Data {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return ~c
+        }
+        func be(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return be(body.count) + typed + be(Int(crc32(typed)))
+        }
+        let ihdr = be(width) + be(height) + [8, 0, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x01]) + chunk("IEND", []))
+    }
+
+    @Test func aPNGOverTheDecodedPixelBudgetIsRefusedFromItsHeader() throws {
+        let png = Self.pngHeader(width: 8000, height: 8000)
+        #expect(try ImageDecoder.probe(data: png).width == 8000)
+        // 64 MPx is under the 67 MPx file limit, so before the budget it was decoded in full.
+        let loader = makeLoader()
+        let url = sharedServer.url("/cached/huge-\(UUID().uuidString).png")
+        loader.cache.store(png, for: url, toDisk: false)  // a memory hit: the node's own check
+        NodeScheduler.shared.adoptCurrentThreadAsPassThread()
+        let node = NetworkImageNode(loader: loader)
+        node.frame = Rect(size: Size(width: 600, height: 400))
+        let delegate = RecordingDelegate()
+        node.delegate = delegate
+        node.url = url
+        node.setInterfaceState(.inHierarchy)
+        #expect(waitUntil { delegate.isFinished })
+        #expect(delegate.calls == [.failed(.decoding(.tooManyPixels(width: 8000, height: 8000, limit: 16 << 20)))])
+        #expect(node.image == nil)
+    }
+
+    @Test func theBudgetIsConfigurableAndSmallPNGsPass() {
+        let loader = makeLoader { $0.maxDecodedPixels = 96 * 96 - 1 }
+        // The demo avatar is 96 × 96: one pixel over this budget, refused as its header arrives.
+        let log = loadAndWait(loader, sharedServer.url("/avatar/5.png?tag=\(UUID().uuidString)"))
+        guard case let .failed(error)? = log.outcome else { Issue.record("\(log.all)"); return }
+        #expect(error == .decoding(.tooManyPixels(width: 96, height: 96, limit: 96 * 96 - 1)))
+        let fine = loadAndWait(makeLoader(), sharedServer.url("/avatar/5.png?tag=\(UUID().uuidString)"))
+        guard case .finished? = fine.outcome else { Issue.record("\(fine.all)"); return }
     }
 }

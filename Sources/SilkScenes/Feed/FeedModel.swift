@@ -115,6 +115,7 @@ final class FeedFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        URLSessionTask.didComplete(task)
         let id = task.taskIdentifier
         lock.withLock { _ = strays.remove(id) }
         if let error {
