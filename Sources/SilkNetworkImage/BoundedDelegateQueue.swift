@@ -64,7 +64,10 @@ extension URLSessionTask {
         let id = ObjectIdentifier(self)
         CancelGate.shared.willCancel(id)
         DispatchQueue.global(qos: .utility).async { [self] in
-            CancelGate.shared.cancel(id) { cancel() }
+            // The second cancel() returns only after the first one's work item (stopLoading,
+            // then a failure report that looks the task up) has run on the task's work queue —
+            // so the completion, held at the gate meanwhile, cannot unregister the task in between.
+            CancelGate.shared.cancel(id) { cancel(); cancel() }
         }
     }
 
@@ -73,12 +76,13 @@ extension URLSessionTask {
     public static func didComplete(_ task: URLSessionTask) { CancelGate.shared.completed(ObjectIdentifier(task)) }
 }
 
-/// Keeps a deferred cancel from racing its task's completion. FoundationNetworking removes a
-/// completed task from its registry right after the delegate's `didCompleteWithError` returns;
-/// a `cancel()` from another thread that slipped in just then trapped inside it ("Trying to
+/// Keeps a deferred cancel from racing its task's completion. FoundationNetworking's cancel()
+/// queues a work item that stops the transfer and then looks the task up in the session's
+/// registry, while the completion it causes runs on the delegate queue and unregisters the task
+/// right after `didCompleteWithError` returns; when that won, the lookup trapped ("Trying to
 /// access a behaviour for a task that in not in the registry", seen in the test suite). So a
-/// completion waits while that task's cancel runs, and a cancel that comes after the completion
-/// is dropped. Entries exist only while a cancel is pending, so the sets stay small.
+/// completion waits while that task's cancel (and its work item) runs, and a cancel that comes
+/// after the completion is dropped. Entries exist only while a cancel is pending.
 final class CancelGate: @unchecked Sendable {
     static let shared = CancelGate()
     private let condition = NSCondition()
