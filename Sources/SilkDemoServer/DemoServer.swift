@@ -34,7 +34,7 @@ import Glibc
 /// | `gzipbomb=1` | `Content-Encoding: gzip` (asked for or not): the body, then endless zeros, ~160:1 (`gzipbomb=N`, N > 1: N bytes on the wire) |
 ///
 /// The hostile bodies (`length`, `endless`, `gzipbomb`) end when the client closes, the server
-/// stops, or `hostileBodyLimit` bytes went out, whichever comes first: a test that fails cannot
+/// stops, or `hostileBodyLimit` bytes (or `cap=N`, if smaller) went out, whichever comes first: a test that fails cannot
 /// leave a thread sending for ever. `bytesSent(containing:)` tells how far a client let one go.
 /// Numbers in the query that would overflow are refused with 400; `delay` and `interval` are
 /// capped at a minute.
@@ -149,7 +149,7 @@ public final class DemoServer: @unchecked Sendable {
         }
         if let ms = request.int("delay"), ms > 0 { sleepMilliseconds(min(ms, 60_000), state: state) }
         if response.status == 200, let hostile = HostileBody(request) {
-            sendHostile(hostile, body: response.body, contentType: response.contentType, fd: fd, target: target, state: state)
+            sendHostile(hostile, request: request, body: response.body, contentType: response.contentType, fd: fd, target: target, state: state)
             return
         }
         var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\n"
@@ -254,10 +254,12 @@ public final class DemoServer: @unchecked Sendable {
 
     /// Sends `body` then filler as fast as the client takes it, until the client closes, the
     /// server stops, the claimed length or `hostileBodyLimit` is reached.
-    private static func sendHostile(_ kind: HostileBody, body: Data, contentType: String, fd: Int32, target: String,
-                                    state: ServerState) {
+    private static func sendHostile(_ kind: HostileBody, request: DemoRequest, body: Data, contentType: String, fd: Int32,
+                                    target: String, state: ServerState) {
         var head = "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\n"
         var limit = hostileBodyLimit
+        // Tests cap the wire bytes so a transfer whose cancel waits on libcurl ends soon.
+        if let cap = request.int("cap"), cap > 0 { limit = min(limit, cap) }
         var filler = Data(count: 64 << 10)
         var first = body
         switch kind {
@@ -379,7 +381,7 @@ public struct DemoRequest: Sendable {
     /// as "name=value": answered with 400 rather than read as absent. (The value is cut to
     /// 40 characters so the answer stays one short line.)
     public var invalidNumber: String? {
-        for name in ["page", "count", "status", "fail", "delay", "chunk", "interval", "stall", "close", "length", "w", "h", "progressive", "overfill"] {
+        for name in ["page", "count", "status", "fail", "delay", "chunk", "interval", "stall", "close", "length", "w", "h", "progressive", "overfill", "cap"] {
             guard let v = query[name], !v.isEmpty, Int(v) == nil else { continue }
             let digits = v.drop { $0 == "-" || $0 == "+" }
             if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) { return "\(name)=\(v.prefix(40)) is out of range" }

@@ -265,10 +265,8 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
             // The decoded-pixel budget, from the header before any pixel memory: a PNG (and a
             // JPEG with no target size) decodes in full. Cached bytes never met the downloader's
             // check, and a budget lowered since must hold for them too.
-            let budget = loader.downloader.configuration.maxDecodedPixels
-            if let info = try? ImageDecoder.probe(data: data), info.format == .png || target == nil,
-               info.height > 0, info.width > budget / info.height {
-                throw .tooManyPixels(width: info.width, height: info.height, limit: budget)
+            if let over = Self.overDecodeBudget(data, target: target, budget: loader.downloader.configuration.maxDecodedPixels) {
+                throw over
             }
             decoded = try ImageDecoder.decode(data: data, targetSize: target,
                                               maxPixels: loader.downloader.configuration.maxPixels)
@@ -286,6 +284,15 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
         image = decoded.bitmap
         if source == .network { loader.store(data, for: url) }
         delegate?.imageNode(self, didLoadImage: decoded.bitmap, source: source)
+    }
+
+    /// The budget check from the header alone: a PNG decodes in full, and so does a JPEG with no
+    /// target size; nil when the decode stays within `budget` pixels (or the header is unreadable:
+    /// the decoder then reports that).
+    static func overDecodeBudget(_ data: Data, target: (width: Int, height: Int)?, budget: Int) -> RasterError? {
+        guard let info = try? ImageDecoder.probe(data: data), info.format == .png || target == nil,
+              info.height > 0, info.width > budget / info.height else { return nil }
+        return .tooManyPixels(width: info.width, height: info.height, limit: budget)
     }
 
     private func fail(_ error: NetworkImageError, generation: UInt64) {

@@ -7,7 +7,6 @@ import SilkDemoServer
 import SilkNodes
 import SilkRaster
 import SilkScenes
-import SilkGeometry
 @testable import SilkNetworkImage
 
 /// Bodies that never end, claim 10 GB, or inflate 160-fold, from the demo server's hostile
@@ -22,7 +21,7 @@ import SilkGeometry
         let tag = UUID().uuidString
         let loader = makeLoader { $0.maxBytes = 1 << 20; $0.maxRetries = 0 }
         let start = Date()
-        let log = loadAndWait(loader, server.url("/photo/12.jpg?w=64&h=48&length=10000000000&tag=\(tag)"))
+        let log = loadAndWait(loader, server.url("/photo/12.jpg?w=64&h=48&length=10000000000&cap=64000000&tag=\(tag)"))
         guard case let .failed(error)? = log.outcome else { Issue.record("\(log.all)"); return }
         #expect(error == .tooLarge(bytes: 10_000_000_000, limit: 1 << 20))
         // FoundationNetworking ignored the `.cancel` disposition: the refusal waited for the
@@ -35,7 +34,7 @@ import SilkGeometry
     @Test func anEndlessBodyStopsAtTheLimit() {
         let tag = UUID().uuidString
         let loader = makeLoader { $0.maxBytes = 1 << 20; $0.maxRetries = 0 }
-        let log = loadAndWait(loader, server.url("/photo/13.jpg?w=64&h=48&endless=1&tag=\(tag)"))
+        let log = loadAndWait(loader, server.url("/photo/13.jpg?w=64&h=48&endless=1&cap=64000000&tag=\(tag)"))
         guard case let .failed(.tooLarge(bytes, limit))? = log.outcome else { Issue.record("\(log.all)"); return }
         #expect(limit == 1 << 20 && bytes > limit)
         let delivered = log.all.compactMap { if case let .progress(_, n, _) = $0 { return n }; return nil }.max() ?? 0
@@ -173,20 +172,18 @@ import SilkGeometry
     @Test func aPNGOverTheDecodedPixelBudgetIsRefusedFromItsHeader() throws {
         let png = Self.pngHeader(width: 8000, height: 8000)
         #expect(try ImageDecoder.probe(data: png).width == 8000)
-        // 64 MPx is under the 67 MPx file limit, so before the budget it was decoded in full.
-        let loader = makeLoader()
-        let url = sharedServer.url("/cached/huge-\(UUID().uuidString).png")
-        loader.cache.store(png, for: url, toDisk: false)  // a memory hit: the node's own check
-        NodeScheduler.shared.adoptCurrentThreadAsPassThread()
-        let node = NetworkImageNode(loader: loader)
-        node.frame = Rect(size: Size(width: 600, height: 400))
-        let delegate = RecordingDelegate()
-        node.delegate = delegate
-        node.url = url
-        node.setInterfaceState(.inHierarchy)
-        #expect(waitUntil { delegate.isFinished })
-        #expect(delegate.calls == [.failed(.decoding(.tooManyPixels(width: 8000, height: 8000, limit: 16 << 20)))])
-        #expect(node.image == nil)
+        // 64 MPx is under the 67 MPx file limit, so before the budget it was decoded in full
+        // (256 MB) for a 600-point node. The node runs this check on cached bytes before decoding
+        // (a node test would race the other suites for the pass thread).
+        let budget = ImageDownloader.Configuration().maxDecodedPixels
+        #expect(budget == 16 << 20)
+        #expect(NetworkImageNode.overDecodeBudget(png, target: (1200, 800), budget: budget)
+                == .tooManyPixels(width: 8000, height: 8000, limit: 16 << 20))
+        #expect(NetworkImageNode.overDecodeBudget(Self.pngHeader(width: 4096, height: 4096), target: nil, budget: budget) == nil)
+        // A JPEG decodes at the node's size (M/8), so only a decode without a target counts.
+        let jpeg = try #require(sharedServer.content.photo(id: 1, width: 600, height: 400, progressive: false))
+        #expect(NetworkImageNode.overDecodeBudget(jpeg, target: (150, 100), budget: 1000) == nil)
+        #expect(NetworkImageNode.overDecodeBudget(jpeg, target: nil, budget: 1000) == .tooManyPixels(width: 600, height: 400, limit: 1000))
     }
 
     @Test func theBudgetIsConfigurableAndSmallPNGsPass() {
