@@ -78,10 +78,10 @@ test-asan: deps-test
 	  LSAN_OPTIONS="suppressions=$(CURDIR)/.build-asan/lsan.supp:print_suppressions=0" \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(if $(ASAN_FILTER),--filter '$(ASAN_FILTER)')
 
-## libFuzzer + ASan over the PNG and JPEG decoders, text layout, the layout evaluator and the
-## evdev parser, FUZZ_SECONDS each, one after another (`make fuzz FUZZ_SECONDS=600` locally).
+## libFuzzer + ASan over the PNG and JPEG decoders, text layout, the layout evaluator, the
+## evdev parser, the feed JSON and the demo server's request parser, FUZZ_SECONDS each, one after another (`make fuzz FUZZ_SECONDS=600` locally).
 FUZZ_SECONDS ?= 60
-FUZZERS ?= png jpeg text layout evdev
+FUZZERS ?= png jpeg text layout evdev feed request
 fuzz: deps-test
 	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZERS)
 

@@ -161,6 +161,8 @@ if Context.environment["SILK_FUZZ"] == "1" {
         ("FuzzText", ["FuzzSupport", "SilkGeometry", "SilkRaster", "SilkScenes"]),
         ("FuzzLayout", ["FuzzSupport", "SilkLayout", "SilkLayoutTools"]),
         ("FuzzEvdev", ["FuzzSupport", "SilkGeometry", "SilkFramebuffer"]),
+        ("FuzzFeed", ["FuzzSupport", "SilkScenes"]),
+        ("FuzzRequest", ["FuzzSupport", "SilkDemoServer"]),
     ]
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport",

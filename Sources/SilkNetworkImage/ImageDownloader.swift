@@ -12,12 +12,20 @@ import SilkRaster
 ///
 /// - a status other than 2xx ends the attempt without reading the body (5xx retries, 404 and
 ///   other 4xx do not);
-/// - a `Content-Length` (or a body) over `maxBytes` is refused at once;
+/// - a `Content-Length` (or a body) over `maxBytes` is refused at once, and the transfer is
+///   cancelled right there: FoundationNetworking ignores the `didReceive response` disposition,
+///   so answering `.cancel` alone let an endless body (or a 10 GB one) flow on for ever;
+/// - `maxBytes` counts the bytes the delegate receives, which are the *decoded* bytes when a
+///   server compresses anyway (libcurl inflates whatever `Content-Encoding` it gets), so a
+///   compression bomb stops at `maxBytes` of inflated data; images ask for `identity`;
 /// - the image header is probed as soon as enough bytes have arrived: bytes that are not PNG
 ///   or JPEG, or a header claiming more than `maxPixels`, cancel the download there — a
 ///   "huge" image costs its header, never its pixels;
+/// - the delegate queue is a `BoundedDelegateQueue`: libcurl waits while 64 chunks are queued,
+///   so what waits in memory stays about 1 MiB however fast the body (or its inflation) runs;
 /// - `timeout` is the idle timeout (no byte for that long), so a stalled server fails after
-///   it however slowly it had been sending; `resourceTimeout` bounds a whole attempt.
+///   it however slowly it had been sending; `resourceTimeout` bounds a whole attempt (by a timer
+///   of our own: FoundationNetworking let a byte-a-second image run on past it).
 ///
 /// Events for one download arrive in order on the session's serial delegate queue; a
 /// cancelled download reports nothing more.
@@ -32,10 +40,16 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         public var maxRetries = 2
         /// Delay before the first retry; doubled for each further one.
         public var retryDelay: TimeInterval = 0.25
-        /// The largest body accepted, in bytes.
+        /// The largest body accepted, in bytes as received after any content decoding.
         public var maxBytes = 16 << 20
         /// The largest image accepted, in pixels (checked against the header).
         public var maxPixels = RasterLimits.defaultMaxImagePixels
+        /// The most pixels one image may decode to (16 MPx, 64 MiB of ARGB). JPEGs decode at the
+        /// node's size (M/8 scaling), but libpng cannot scale while decoding, so a PNG decodes in
+        /// full: one over this budget is refused from its header (here, and in the node for
+        /// cached bytes), before any pixel memory — an 8000 × 8000 PNG would take 256 MB for a
+        /// node 600 points wide. A JPEG decoded without a target size (before layout) counts too.
+        public var maxDecodedPixels = 16 << 20
         /// Concurrent connections to one server (`URLSessionConfiguration`'s
         /// `httpMaximumConnectionsPerHost`); further downloads wait for one.
         public var maxConnectionsPerHost = 4
@@ -74,7 +88,14 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     private var jobs: [Int: Job] = [:]          // by download id
     private var taskToJob: [Int: Int] = [:]     // URLSessionTask.taskIdentifier → download id
     private var nextID = 0
-    private let delegateQueue: OperationQueue
+    /// Set by `invalidate()`. URLSession traps ("Session invalidated") when a task is made on
+    /// an invalidated session, and loads can still arrive afterwards (a loader's disk lookup
+    /// finishing, a retry's timer), so every task is created under `lock` after checking this.
+    private var invalidated = false
+    /// Tasks whose stray data already asked for a cancel (one cancel each, not one per chunk:
+    /// a cancel may wait on libcurl, and thousands would pile up on the global queue).
+    private var strayCancels = Set<Int>()
+    private let delegateQueue: BoundedDelegateQueue
 
     private final class Job {
         let url: URL
@@ -94,9 +115,7 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     /// alive: call `invalidate()` when done with a downloader, or it is never freed.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        delegateQueue = OperationQueue()
-        delegateQueue.maxConcurrentOperationCount = 1
-        delegateQueue.name = "silk.image-download"
+        delegateQueue = BoundedDelegateQueue(name: "silk.image-download")
         super.init()
         let c = URLSessionConfiguration.ephemeral  // Silk's own cache does the caching
         c.timeoutIntervalForRequest = configuration.timeout
@@ -110,13 +129,19 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     /// Stops every download and releases the session (the session keeps its delegate alive until
     /// then). The shared downloader lives as long as the process. Any thread.
     public func invalidate() {
-        let tasks = lock.withLock { () -> [URLSessionDataTask] in
+        let tasks = lock.withLock { () -> [URLSessionDataTask]? in
+            guard !invalidated else { return nil }
+            invalidated = true
             let t = jobs.values.compactMap(\.task)
             jobs.removeAll(); taskToJob.removeAll()
             return t
         }
-        tasks.forEach { $0.cancel() }
-        session.invalidateAndCancel()
+        guard let tasks else { return }
+        // Cancelled through the gate, then invalidated once they are done: cancel() and
+        // invalidateAndCancel() from here raced tasks completing at that moment and trapped inside
+        // FoundationNetworking (`CancelGate`).
+        tasks.forEach { $0.cancelSoon() }
+        session.finishTasksAndInvalidate()
     }
 
     /// Starts downloading `url`; `handler` gets the events (on the delegate queue).
@@ -128,23 +153,39 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
             delegateQueue.addOperation { handler(.failed(.unsupportedURL(url.absoluteString))) }
             return download
         }
-        lock.withLock { jobs[id] = Job(url: url, handler: handler) }
+        let accepted = lock.withLock { () -> Bool in
+            guard !invalidated else { return false }
+            jobs[id] = Job(url: url, handler: handler)
+            return true
+        }
+        guard accepted else {
+            delegateQueue.addOperation { handler(.failed(.invalidated)) }
+            return download
+        }
         startAttempt(id)
         return download
     }
 
     /// Downloads started and not yet finished, failed or cancelled. Any thread.
     public var activeDownloads: Int { lock.withLock { jobs.count } }
+    /// The most deliveries that ever waited on the delegate queue (`BoundedDelegateQueue`).
+    var peakQueuedDeliveries: Int { delegateQueue.peakPending }
 
     // MARK: Attempts
 
     private func startAttempt(_ id: Int) {
-        var request = URLRequest(url: lock.withLock { jobs[id]?.url } ?? URL(fileURLWithPath: "/"))
+        guard let url = lock.withLock({ jobs[id]?.url }) else { return }
+        var request = URLRequest(url: url)
         request.timeoutInterval = configuration.timeout
         request.setValue("image/jpeg, image/png", forHTTPHeaderField: "Accept")
-        let task = session.dataTask(with: request)
-        let attempt = lock.withLock { () -> Int? in
-            guard let job = jobs[id] else { return nil }
+        // PNG and JPEG are compressed already; asking for no transfer compression spares libcurl
+        // inflating (and a bomb its ratio). A server may compress anyway: `maxBytes` still holds.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        let started = lock.withLock { () -> (task: URLSessionDataTask, attempt: Int)? in
+            // Made under the lock, after the check: `invalidate()` flips the flag under the same
+            // lock before invalidating the session, so no task is ever made on a dead session.
+            guard !invalidated, let job = jobs[id] else { return nil }
+            let task = session.dataTask(with: request)
             job.attempt += 1
             job.task = task
             job.data = Data()
@@ -152,13 +193,22 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
             job.headerChecked = false
             job.earlyFailure = nil
             taskToJob[task.taskIdentifier] = id
-            return job.attempt
+            return (task, job.attempt)
         }
-        guard let attempt else { return }
+        guard let (task, attempt) = started else { return }
         // Reported before resume so `.started` precedes any data on the delegate queue.
         let handler = lock.withLock { jobs[id]?.handler }
         delegateQueue.addOperation { handler?(.started(attempt: attempt)) }
         task.resume()
+        // The whole attempt's deadline: fails it (a timeout, so retried) if it is still running.
+        let deadline = configuration.resourceTimeout
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + deadline) { [weak self, weak task] in
+            guard let self, let task else { return }
+            self.lock.withLock {
+                guard let job = self.jobs[id], job.task === task, job.earlyFailure == nil else { return }
+                self._lockedFailEarly(job, .timedOut(seconds: deadline))
+            }
+        }
     }
 
     private func cancel(_ id: Int) {
@@ -167,7 +217,7 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
             if let t = job.task { taskToJob.removeValue(forKey: t.taskIdentifier) }
             return job.task
         }
-        task?.cancel()
+        task?.cancelSoon()  // the owner may be on the delegate queue (a handler reacting)
     }
 
     /// Ends the download with `event` (removing it first, so nothing follows).
@@ -183,7 +233,7 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     /// Fails the attempt now and cancels its task; completion then decides on a retry.
     private func _lockedFailEarly(_ job: Job, _ error: NetworkImageError) {
         job.earlyFailure = error
-        job.task?.cancel()
+        job.task?.cancelSoon()
     }
 
     // MARK: URLSessionDataDelegate (the delegate queue)
@@ -194,44 +244,57 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
                            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 200
         let expected = response.expectedContentLength
+        var final: (id: Int, error: NetworkImageError)?
         let proceed = lock.withLock { () -> Bool in
             guard let id = taskToJob[dataTask.taskIdentifier], let job = jobs[id] else { return false }
             job.status = status
-            if !(200...299).contains(status) { job.earlyFailure = .httpStatus(status); return false }
-            if expected > configuration.maxBytes {
-                job.earlyFailure = .tooLarge(bytes: Int(expected), limit: configuration.maxBytes)
-                return false
+            if !(200...299).contains(status) { job.earlyFailure = .httpStatus(status) }
+            else if expected > configuration.maxBytes {
+                job.earlyFailure = .tooLarge(bytes: Int(clamping: expected), limit: configuration.maxBytes)
             }
-            return true
+            guard let failure = job.earlyFailure else { return true }
+            if !failure.isTransient { final = (id, failure) }
+            return false
         }
+        // FoundationNetworking ignores the disposition (it logs "Ignoring disposition from
+        // completion handler" and goes on reading), so a refused response is cancelled here.
+        if !proceed { dataTask.cancelSoon() }
         completionHandler(proceed ? .allow : .cancel)
+        // What will not be retried is reported now: the cancel may wait for libcurl.
+        if let final { finish(final.id, .failed(final.error)) }
     }
 
     /// `URLSessionDataDelegate`: appends the bytes, probes the image header once it has arrived
     /// (refusing a non-image or too many pixels), and reports progress. Called by the session on
     /// the delegate queue, not by apps.
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        var refused: (id: Int, error: NetworkImageError)?
         let delivery = lock.withLock { () -> ((@Sendable (Event) -> Void), Int, Int?)? in
             guard let id = taskToJob[dataTask.taskIdentifier], let job = jobs[id] else {
                 // Cancelled: a cancel that raced the task's start can be lost inside
                 // URLSession, so the transfer is stopped again wherever it shows up.
-                dataTask.cancel()
+                if strayCancels.insert(dataTask.taskIdentifier).inserted { dataTask.cancelSoon() }
                 return nil
             }
             guard job.earlyFailure == nil else { return nil }
             job.data.append(data)
             if job.data.count > configuration.maxBytes {
-                _lockedFailEarly(job, .tooLarge(bytes: job.data.count, limit: configuration.maxBytes))
-                return nil
+                refused = (id, .tooLarge(bytes: job.data.count, limit: configuration.maxBytes))
+            } else if !job.headerChecked, let failure = _lockedCheckHeader(job) {
+                refused = (id, failure)
             }
-            if !job.headerChecked, let failure = _lockedCheckHeader(job) {
-                _lockedFailEarly(job, failure)
+            if let refused {
+                _lockedFailEarly(job, refused.error)
+                job.data = Data()  // nothing will read it: free it now
                 return nil
             }
             let expected = dataTask.response?.expectedContentLength ?? -1
             return (job.handler, job.data.count, expected > 0 ? Int(expected) : nil)
         }
         if let (handler, received, expected) = delivery { handler(.progress(chunk: data, received: received, expectedLength: expected)) }
+        // Reported now, not on completion: these are never retried, and the cancel may wait
+        // for libcurl (an endless compressed body, `BoundedDelegateQueue`).
+        if let refused { finish(refused.id, .failed(refused.error)) }
     }
 
     /// Probes the header once enough bytes are here: not an image, or too many pixels, fails.
@@ -241,6 +304,9 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
             job.headerChecked = true
             if info.height > 0, info.width > configuration.maxPixels / info.height {
                 return .decoding(.tooManyPixels(width: info.width, height: info.height, limit: configuration.maxPixels))
+            }
+            if info.format == .png, info.height > 0, info.width > configuration.maxDecodedPixels / info.height {
+                return .decoding(.tooManyPixels(width: info.width, height: info.height, limit: configuration.maxDecodedPixels))
             }
         } catch .unsupportedFormat(let reason) {
             return .decoding(.unsupportedFormat(reason))
@@ -254,7 +320,9 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     /// delay, else reporting `.finished` or `.failed`. Called by the session on the delegate queue,
     /// not by apps.
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        URLSessionTask.didComplete(task)
         let state = lock.withLock { () -> (id: Int, job: Job)? in
+            strayCancels.remove(task.taskIdentifier)
             guard let id = taskToJob.removeValue(forKey: task.taskIdentifier), let job = jobs[id] else { return nil }
             return (id, job)
         }

@@ -17,6 +17,8 @@ public enum NetworkImageError: Error, Sendable, Equatable, CustomStringConvertib
     /// The bytes are not an image Silk decodes, are damaged, or claim more pixels than the
     /// limit (`RasterError.tooManyPixels`, detected from the header before the body arrives).
     case decoding(RasterError)
+    /// The downloader was invalidated (shut down) before this load could start.
+    case invalidated
 
     /// One line naming the problem ("HTTP status 404", "connection failed: …").
     public var description: String {
@@ -27,6 +29,7 @@ public enum NetworkImageError: Error, Sendable, Equatable, CustomStringConvertib
         case let .connection(reason): "connection failed: \(reason)"
         case let .tooLarge(bytes, limit): "image of \(bytes) bytes is larger than the \(limit)-byte limit"
         case let .decoding(e): e.description
+        case .invalidated: "the image downloader was shut down (invalidated) before the load started"
         }
     }
 
@@ -36,7 +39,7 @@ public enum NetworkImageError: Error, Sendable, Equatable, CustomStringConvertib
         switch self {
         case let .httpStatus(code): code >= 500 && code <= 599
         case .timedOut, .connection: true
-        case .unsupportedURL, .tooLarge, .decoding: false
+        case .unsupportedURL, .tooLarge, .decoding, .invalidated: false
         }
     }
 }

@@ -279,8 +279,15 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
     private func decodeFinal(_ data: Data, source: ImageSource, url: URL, generation: UInt64) {
         guard lock.withLock({ _generation == generation }) else { return }
         let decoded: DecodedImage
-        do {
-            decoded = try ImageDecoder.decode(data: data, targetSize: targetPixelSize(),
+        let target = targetPixelSize()
+        do throws(RasterError) {
+            // The decoded-pixel budget, from the header before any pixel memory: a PNG (and a
+            // JPEG with no target size) decodes in full. Cached bytes never met the downloader's
+            // check, and a budget lowered since must hold for them too.
+            if let over = Self.overDecodeBudget(data, target: target, budget: loader.downloader.configuration.maxDecodedPixels) {
+                throw over
+            }
+            decoded = try ImageDecoder.decode(data: data, targetSize: target,
                                               maxPixels: loader.downloader.configuration.maxPixels)
         } catch {
             fail(.decoding(error), generation: generation)
@@ -296,6 +303,15 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
         image = decoded.bitmap
         if source == .network { loader.store(data, for: url) }
         delegate?.imageNode(self, didLoadImage: decoded.bitmap, source: source)
+    }
+
+    /// The budget check from the header alone: a PNG decodes in full, and so does a JPEG with no
+    /// target size; nil when the decode stays within `budget` pixels (or the header is unreadable:
+    /// the decoder then reports that).
+    static func overDecodeBudget(_ data: Data, target: (width: Int, height: Int)?, budget: Int) -> RasterError? {
+        guard let info = try? ImageDecoder.probe(data: data), info.format == .png || target == nil,
+              info.height > 0, info.width > budget / info.height else { return nil }
+        return .tooManyPixels(width: info.width, height: info.height, limit: budget)
     }
 
     private func fail(_ error: NetworkImageError, generation: UInt64) {

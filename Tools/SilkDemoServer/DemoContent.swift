@@ -35,12 +35,14 @@ public final class DemoContent: @unchecked Sendable {
     public func respond(to request: DemoRequest) -> DemoResponse {
         let path = request.path
         if path == "/health" { return DemoResponse(status: 200, contentType: "text/plain", body: Data("ok\n".utf8)) }
-        if path == "/feed" { return feed(page: request.int("page") ?? 0, count: request.int("count") ?? 20) }
+        if path == "/feed" {
+            return feed(page: request.int("page") ?? 0, count: request.int("count") ?? 20, overfill: request.int("overfill"))
+        }
         if request.query["garbage"] != nil {
             var rng = SplitMix64(seed: UInt64(path.utf8.count) &* 7919)
             return DemoResponse(status: 200, contentType: "image/jpeg", body: Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) }))
         }
-        if path.hasPrefix("/photo/"), path.hasSuffix(".jpg"), let id = Int(path.dropFirst(7).dropLast(4)), id >= 0 {
+        if path.hasPrefix("/photo/"), path.hasSuffix(".jpg"), let id = Int(path.dropFirst(7).dropLast(4)), 0...DemoContent.maximumID ~= id {
             let w = min(2048, max(16, request.int("w") ?? 600)), h = min(2048, max(16, request.int("h") ?? 400))
             let progressive = request.int("progressive").map { $0 != 0 } ?? (id % 2 == 0)
             guard var data = photo(id: id, width: w, height: h, progressive: progressive) else {
@@ -49,12 +51,16 @@ public final class DemoContent: @unchecked Sendable {
             if request.query["huge"] != nil { DemoContent.claimHugeSize(&data) }
             return DemoResponse(status: 200, contentType: "image/jpeg", body: data)
         }
-        if path.hasPrefix("/avatar/"), path.hasSuffix(".png"), let id = Int(path.dropFirst(8).dropLast(4)), id >= 0,
+        if path.hasPrefix("/avatar/"), path.hasSuffix(".png"), let id = Int(path.dropFirst(8).dropLast(4)), 0...DemoContent.maximumID ~= id,
            let data = avatar(id: id) {
             return DemoResponse(status: 200, contentType: "image/png", body: data)
         }
         return DemoResponse(status: 404, contentType: "text/plain", body: Data("not found: \(path)\n".utf8))
     }
+
+    /// The largest photo or avatar ID served (larger ones are 404): IDs come from the URL, and
+    /// the generators do arithmetic on them (`/avatar/9223372036854775807.png` used to trap).
+    public static let maximumID = Int(Int32.max)
 
     // MARK: Feed
 
@@ -89,11 +95,18 @@ public final class DemoContent: @unchecked Sendable {
                     progressive: id % 2 == 0, likes: Int(rng.next() % 2000), comments: Int(rng.next() % 120))
     }
 
-    func feed(page: Int, count: Int) -> DemoResponse {
-        let count = min(100, max(1, count)), page = max(0, page)
-        let start = page * count
-        let ids = start < feedLength ? Array(start..<min(feedLength, start + count)) : []
-        let body = Page(page: page, count: ids.count, total: feedLength, hasMore: start + count < feedLength,
+    /// `overfill` (a fault option) puts that many posts on the page (at most 100,000) whatever
+    /// `count` asked for: a client must keep only what it asked for.
+    func feed(page: Int, count: Int, overfill: Int? = nil) -> DemoResponse {
+        let count = overfill.map { min(100_000, max(1, $0)) } ?? min(100, max(1, count)), page = max(0, page)
+        // page × count comes from the URL: where it or the end of the page overflows
+        // (`page=461168601842738790`: 20 × that fits, + 20 did not) the answer is a 400.
+        let (start, overflow) = page.multipliedReportingOverflow(by: count)
+        guard !overflow, !start.addingReportingOverflow(count).overflow else {
+            return DemoResponse(status: 400, contentType: "text/plain", body: Data("bad request: page \(page) is out of range\n".utf8))
+        }
+        let ids = start < feedLength ? Array(start..<(start + min(count, feedLength - start))) : []
+        let body = Page(page: page, count: ids.count, total: feedLength, hasMore: start < feedLength - count,
                         posts: ids.map(post(id:)))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -179,7 +192,7 @@ public final class DemoContent: @unchecked Sendable {
         let first = DemoContent.firstNames[Int(nameRNG.next() % 20)], last = DemoContent.lastNames[Int(nameRNG.next() % 20)]
         guard let bitmap = try? Bitmap(width: 96, height: 96) else { return nil }
         let c = Canvas(bitmap: bitmap)
-        let hue = Double((id * 47) % 360) / 360
+        let hue = Double((id % 360) * 47 % 360) / 360
         c.fill(bitmap.bounds, with: .linearGradient(LinearGradient(
             start: Point(x: 0, y: 0), end: Point(x: 96, y: 96),
             stops: [GradientStop(0, Color(hue: hue, saturation: 0.5, brightness: 0.9)),

@@ -29,12 +29,24 @@ import Glibc
 /// | `close=BYTES` | send the headers (full Content-Length) and BYTES of the body, then close |
 /// | `garbage=1` | a body of random bytes labelled `image/jpeg` |
 /// | `huge=1` | a real JPEG whose frame header claims 30000 × 30000 pixels |
+/// | `length=N` | claim `Content-Length: N` (say 10 GB), send the body, then zeros as fast as the client reads, up to N |
+/// | `endless=1` | no `Content-Length`: the body, then zeros as fast as the client reads |
+/// | `overfill=N` | a feed page with N posts (at most 100,000) whatever `count` asked for |
+/// | `gzipbomb=1` | `Content-Encoding: gzip` (asked for or not): the body, then endless zeros, ~160:1 (`gzipbomb=N`, N > 1: N bytes on the wire) |
+///
+/// The hostile bodies (`length`, `endless`, `gzipbomb`) end when the client closes, the server
+/// stops, or `hostileBodyLimit` bytes (or `cap=N`, if smaller) went out, whichever comes first: a test that fails cannot
+/// leave a thread sending for ever. `bytesSent(containing:)` tells how far a client let one go.
+/// Numbers in the query that would overflow are refused with 400; `delay` and `interval` are
+/// capped at a minute.
 ///
 /// One request per connection (`Connection: close`), each on its own thread, so a stalled
 /// response cannot hold up others. Threads: an accept thread and one per connection.
 public final class DemoServer: @unchecked Sendable {
     public let port: UInt16
     public let content: DemoContent
+    /// The most bytes one hostile body sends on the wire (1 GiB).
+    public static let hostileBodyLimit = 1 << 30
     private let listenFD: Int32
     private let state = ServerState()
 
@@ -92,6 +104,11 @@ public final class DemoServer: @unchecked Sendable {
     /// Connections whose request target contains `fragment` that are still open (a client that
     /// cancels closes its socket, which ends a stalled response).
     public func openConnections(containing fragment: String) -> Int { state.openConnections(containing: fragment) }
+    /// Body bytes sent on connections whose request target contains `fragment`.
+    public func bytesSent(containing fragment: String) -> Int { state.bytesSent(containing: fragment) }
+    /// The request head (request line and headers) of the last request whose target contains
+    /// `fragment`.
+    public func requestHead(containing fragment: String) -> String? { state.head(containing: fragment) }
 
     // MARK: Connections
 
@@ -113,23 +130,29 @@ public final class DemoServer: @unchecked Sendable {
         defer { close(fd) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard let target = readRequestTarget(fd) else {
+        guard let (target, requestHead) = readRequest(fd) else {
             _ = sendAll(fd, Data("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
             return
         }
-        state.record(target)
+        state.record(target, head: requestHead)
         state.opened(target)
         defer { state.closed(target) }
         let request = DemoRequest(target: target)
         var response = DemoResponse(status: 200, contentType: "text/plain", body: Data())
-        if let code = request.int("status") {
+        if let bad = request.invalidNumber {
+            response = DemoResponse(status: 400, contentType: "text/plain", body: Data("bad request: \(bad)\n".utf8))
+        } else if let code = request.int("status") {
             response = DemoResponse(status: code, contentType: "text/plain", body: Data("status \(code)\n".utf8))
         } else if let n = request.int("fail"), state.countFailure(target) <= n {
             response = DemoResponse(status: 503, contentType: "text/plain", body: Data("try again\n".utf8))
         } else {
             response = content.respond(to: request)
         }
-        if let ms = request.int("delay"), ms > 0 { sleepMilliseconds(ms, state: state) }
+        if let ms = request.int("delay"), ms > 0 { sleepMilliseconds(min(ms, 60_000), state: state) }
+        if response.status == 200, let hostile = HostileBody(request) {
+            sendHostile(hostile, request: request, body: response.body, contentType: response.contentType, fd: fd, target: target, state: state)
+            return
+        }
         var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\n"
         head += "Content-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\n"
         head += "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
@@ -153,7 +176,7 @@ public final class DemoServer: @unchecked Sendable {
             return
         }
         if let chunk = request.int("chunk"), chunk > 0 {
-            let interval = request.int("interval") ?? 20
+            let interval = min(request.int("interval") ?? 20, 60_000)
             var offset = 0
             while offset < body.count, !state.isStopped {
                 let end = min(body.count, offset + chunk)
@@ -167,24 +190,102 @@ public final class DemoServer: @unchecked Sendable {
     }
 
     /// Reads up to the blank line ending the headers (16 KiB at most) and returns the target
-    /// of a GET ("/path?query"), or nil.
-    private static func readRequestTarget(_ fd: Int32) -> String? {
+    /// of a GET ("/path?query") with the head, or nil.
+    private static func readRequest(_ fd: Int32) -> (target: String, head: String)? {
         var buffer = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 2048)
-        while buffer.count < 16_384 {
+        while buffer.count < maximumHeadBytes {
             let n = recv(fd, &chunk, chunk.count, 0)
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return nil }
             buffer += chunk[0..<n]
-            if let text = String(bytes: buffer, encoding: .utf8), text.contains("\r\n\r\n") {
-                // Bytes, not Characters: "\r\n" is one grapheme cluster in a Swift String.
-                let firstLine = buffer.prefix { $0 != 0x0D }
-                let line = String(decoding: firstLine, as: UTF8.self).split(separator: " ")
-                guard line.count == 3, line[0] == "GET", line[1].hasPrefix("/") else { return nil }
-                return String(line[1])
+            switch parseRequestHead(buffer) {
+            case .incomplete: continue
+            case .bad: return nil
+            case let .get(target): return (target, String(decoding: buffer, as: UTF8.self))
             }
         }
         return nil
+    }
+
+    /// The most bytes of a request head the server reads before answering 400.
+    public static let maximumHeadBytes = 16_384
+
+    public enum ParsedHead: Equatable, Sendable {
+        /// The blank line ending the headers has not arrived yet.
+        case incomplete
+        /// Not a GET of an absolute path (or not UTF-8).
+        case bad
+        /// A GET of `target` ("/path?query").
+        case get(String)
+    }
+
+    /// Parses the bytes of a request received so far (pure, so the request fuzzer drives it).
+    public static func parseRequestHead(_ buffer: [UInt8]) -> ParsedHead {
+        guard let text = String(bytes: buffer, encoding: .utf8) else {
+            // Invalid UTF-8 may be only a sequence cut by the read: wait for the end of the head.
+            return buffer.count >= maximumHeadBytes || containsBlankLine(buffer) ? .bad : .incomplete
+        }
+        guard text.contains("\r\n\r\n") else { return .incomplete }
+        // Bytes, not Characters: "\r\n" is one grapheme cluster in a Swift String.
+        let firstLine = buffer.prefix { $0 != 0x0D }
+        let line = String(decoding: firstLine, as: UTF8.self).split(separator: " ")
+        guard line.count == 3, line[0] == "GET", line[1].hasPrefix("/") else { return .bad }
+        return .get(String(line[1]))
+    }
+
+    private static func containsBlankLine(_ b: [UInt8]) -> Bool {
+        b.count >= 4 && (0...(b.count - 4)).contains { b[$0] == 0x0D && b[$0 + 1] == 0x0A && b[$0 + 2] == 0x0D && b[$0 + 3] == 0x0A }
+    }
+
+    // MARK: Hostile bodies
+
+    /// The hostile body a request asks for (`length=N`, `endless=1`, `gzipbomb=1`).
+    enum HostileBody {
+        case claimedLength(Int)
+        case endless
+        case gzipBomb(wireBytes: Int)
+        init?(_ request: DemoRequest) {
+            if let n = request.int("length"), n >= 0 { self = .claimedLength(n) }
+            else if request.query["endless"] != nil { self = .endless }
+            else if request.query["gzipbomb"] != nil { self = .gzipBomb(wireBytes: max(2, request.int("gzipbomb") ?? 1)) }
+            else { return nil }
+        }
+    }
+
+    /// Sends `body` then filler as fast as the client takes it, until the client closes, the
+    /// server stops, the claimed length or `hostileBodyLimit` is reached.
+    private static func sendHostile(_ kind: HostileBody, request: DemoRequest, body: Data, contentType: String, fd: Int32,
+                                    target: String, state: ServerState) {
+        var head = "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\n"
+        var limit = hostileBodyLimit
+        // Tests cap the wire bytes so a transfer whose cancel waits on libcurl ends soon.
+        if let cap = request.int("cap"), cap > 0 { limit = min(limit, cap) }
+        var filler = Data(count: 64 << 10)
+        var first = body
+        switch kind {
+        case let .claimedLength(n):
+            head += "Content-Length: \(n)\r\n"
+            limit = min(limit, n)
+        case .endless:
+            break
+        case let .gzipBomb(wireBytes):
+            if wireBytes > 2 { limit = min(limit, wireBytes) }
+            head += "Content-Encoding: gzip\r\n"
+            first = GzipBomb.prefix(body)
+            filler = GzipBomb.zeros
+        }
+        head += "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
+        guard sendAll(fd, Data(head.utf8)) else { return }
+        var sent = 0
+        var next = first
+        while sent < limit, !state.isStopped {
+            let piece = next.prefix(limit - sent)
+            guard sendAll(fd, piece) else { return }
+            sent += piece.count
+            state.sent(piece.count, for: target)
+            next = filler
+        }
     }
 
     private static func sendAll(_ fd: Int32, _ data: Data) -> Bool {
@@ -231,18 +332,27 @@ final class ServerState: @unchecked Sendable {
     private var requests: [String] = []
     private var failures: [String: Int] = [:]
     private var open: [String: Int] = [:]
+    private var sentBytes: [String: Int] = [:]
+    private var heads: [String: String] = [:]
     private func locked<R>(_ body: () -> R) -> R { lock.withLock(body) }
     var isStopped: Bool { locked { stopped } }
     /// True the first time.
     func stop() -> Bool { locked { defer { stopped = true }; return !stopped } }
-    func record(_ target: String) { locked { requests.append(target) } }
+    func record(_ target: String, head: String) { locked { requests.append(target); heads[target] = head } }
+    func head(containing fragment: String) -> String? {
+        locked { requests.last { $0.contains(fragment) }.flatMap { heads[$0] } }
+    }
+    func sent(_ n: Int, for target: String) { locked { sentBytes[target, default: 0] += n } }
+    func bytesSent(containing fragment: String) -> Int {
+        locked { sentBytes.filter { $0.key.contains(fragment) }.values.reduce(0, +) }
+    }
     var log: [String] { locked { requests } }
     func opened(_ target: String) { locked { open[target, default: 0] += 1 } }
     func closed(_ target: String) { locked { open[target, default: 0] -= 1 } }
     func openConnections(containing fragment: String) -> Int {
         locked { open.filter { $0.key.contains(fragment) }.values.reduce(0, +) }
     }
-    func resetLog() { locked { requests.removeAll(); failures.removeAll() } }
+    func resetLog() { locked { requests.removeAll(); failures.removeAll(); heads.removeAll(); sentBytes.removeAll() } }
     /// Counts a request for `target` and returns how many there were (1 for the first).
     func countFailure(_ target: String) -> Int { locked { failures[target, default: 0] += 1; return failures[target]! } }
 }
@@ -257,13 +367,78 @@ public struct DemoRequest: Sendable {
         var q: [String: String] = [:]
         if parts.count == 2 {
             for pair in parts[1].split(separator: "&") {
-                let kv = pair.split(separator: "=", maxSplits: 1)
+                // Empty pieces kept: "?=" split to nothing and `kv[0]` trapped (the request fuzzer).
+                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 q[String(kv[0])] = kv.count == 2 ? String(kv[1]) : ""
             }
         }
         query = q
     }
     public func int(_ name: String) -> Int? { query[name].flatMap { Int($0) } }
+
+    /// The first numeric parameter whose value does not fit in an `Int` ("page=99999999999999999999"),
+    /// as "name=value": answered with 400 rather than read as absent. (The value is cut to
+    /// 40 characters so the answer stays one short line.)
+    public var invalidNumber: String? {
+        for name in ["page", "count", "status", "fail", "delay", "chunk", "interval", "stall", "close", "length", "w", "h", "progressive", "overfill", "cap"] {
+            guard let v = query[name], !v.isEmpty, Int(v) == nil else { continue }
+            let digits = v.drop { $0 == "-" || $0 == "+" }
+            if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) { return "\(name)=\(v.prefix(40)) is out of range" }
+        }
+        return nil
+    }
+}
+
+/// A gzip stream that inflates to the given bytes followed by endless copies of their last
+/// byte, at about 160:1: stored deflate blocks for the bytes, then fixed-Huffman blocks of
+/// length-258, distance-1 copies (13 bits each). `zeros` is one such block, byte-aligned
+/// (16,006 copies: 3 + 13 × 16,006 + 7 bits is a whole number of bytes), so it repeats for ever.
+enum GzipBomb {
+    /// The gzip header and `body` as stored blocks (non-final).
+    static func prefix(_ body: Data) -> Data {
+        var out = Data([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF])
+        var rest = body.isEmpty ? Data([0]) : body[...]
+        while !rest.isEmpty {
+            let n = min(rest.count, 65_535)
+            out += [0x00, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
+            out += rest.prefix(n)
+            rest = rest.dropFirst(n)
+        }
+        return out
+    }
+
+    /// 16,006 × 258 = 4,129,548 inflated bytes in 26,011 bytes.
+    static let zeros: Data = {
+        var bits = BitWriter()
+        bits.write(0, count: 1)  // BFINAL = 0
+        bits.write(1, count: 2)  // BTYPE = 01, fixed Huffman
+        for _ in 0..<16_006 {
+            bits.writeCode(0b1100_0101, length: 8)  // length code 285 = 258 bytes
+            bits.writeCode(0, length: 5)            // distance code 0 = 1 byte back
+        }
+        bits.writeCode(0, length: 7)                // end of block (256)
+        precondition(bits.pending == 0)
+        return bits.bytes
+    }()
+
+    struct BitWriter {
+        var bytes = Data()
+        var current: UInt32 = 0
+        var pending = 0
+        /// `value`'s low `count` bits, least significant first (deflate's header fields).
+        mutating func write(_ value: UInt32, count: Int) {
+            for i in 0..<count { push(value >> UInt32(i) & 1) }
+        }
+        /// A Huffman code, most significant bit first (deflate packs codes reversed).
+        mutating func writeCode(_ code: UInt32, length: Int) {
+            for i in stride(from: length - 1, through: 0, by: -1) { push(code >> UInt32(i) & 1) }
+        }
+        private mutating func push(_ bit: UInt32) {
+            current |= bit << UInt32(pending)
+            pending += 1
+            if pending == 8 { bytes.append(UInt8(current)); current = 0; pending = 0 }
+        }
+    }
 }
 
 public struct DemoResponse: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SilkNetworkImage
 import SilkNodes
 
 /// One photo post of the feed (the JSON of the demo server's `/feed`).
@@ -22,9 +23,12 @@ public struct FeedPost: Decodable, Sendable, Equatable {
     public let likes: Int
     public let comments: Int
 
-    /// "now", "5m", "3h", "2d", "6w" before `now` (unix seconds).
+    /// "now", "5m", "3h", "2d", "6w" before `now` (unix seconds). `time` comes from the
+    /// server, so the difference saturates instead of trapping (a `time` of -9223372036854775807
+    /// used to kill the feed demo).
     public func age(relativeTo now: Int) -> String {
-        let s = max(0, now - time)
+        let (difference, overflow) = now.subtractingReportingOverflow(time)
+        let s = overflow ? (time < 0 ? Int.max : 0) : max(0, difference)
         switch s {
         case ..<60: return "now"
         case ..<3600: return "\(s / 60)m"
@@ -44,15 +48,100 @@ public struct FeedPage: Decodable, Sendable {
     public let posts: [FeedPost]
 }
 
+/// The feed session's delegate: collects each page's body under `maxBytes` and ends it at its
+/// deadline. A delegate, not a completion handler, because a completion-handler task gathers the
+/// whole body in memory before anyone can look at it (an endless feed grew without bound).
+/// FoundationNetworking ignores the `didReceive response` disposition, so every refusal cancels
+/// the task itself; the session's `BoundedDelegateQueue` keeps libcurl from running ahead.
+final class FeedFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private final class Fetch {
+        let maxBytes: Int
+        let completion: @Sendable (Result<Data, FeedError>) -> Void
+        var data = Data()
+        var failure: FeedError?
+        init(maxBytes: Int, completion: @escaping @Sendable (Result<Data, FeedError>) -> Void) {
+            self.maxBytes = maxBytes; self.completion = completion
+        }
+    }
+    private let lock = Lock()
+    private var fetches: [Int: Fetch] = [:]  // by task identifier
+    /// Ended fetches whose task still delivers: cancelled once each (a cancel may wait on libcurl).
+    private var strays = Set<Int>()
+
+    func start(_ task: URLSessionDataTask, maxBytes: Int, deadline: TimeInterval,
+               completion: @escaping @Sendable (Result<Data, FeedError>) -> Void) {
+        let id = task.taskIdentifier
+        lock.withLock { fetches[id] = Fetch(maxBytes: maxBytes, completion: completion) }
+        // Our own deadline: URLSession's resource timeout is not relied on to end a trickle.
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + deadline) { [weak self, weak task] in
+            guard let self, let task else { return }
+            self.finish(id, .failure(.timedOut(seconds: deadline)), cancelling: task)
+        }
+        task.resume()
+    }
+
+    /// Ends the fetch once (later calls and events find nothing).
+    private func finish(_ id: Int, _ result: Result<Data, FeedError>, cancelling task: URLSessionTask?) {
+        guard let fetch = lock.withLock({ fetches.removeValue(forKey: id) }) else { return }
+        task?.cancelSoon()  // never wait for the session's work queue on its delegate queue
+        fetch.completion(result)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let id = dataTask.taskIdentifier
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+        let limit = lock.withLock { fetches[id]?.maxBytes } ?? 0
+        if status != 200 {
+            finish(id, .failure(.http(status)), cancelling: dataTask)
+        } else if response.expectedContentLength > limit {
+            finish(id, .failure(.tooLarge(limit: limit)), cancelling: dataTask)
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let id = dataTask.taskIdentifier
+        let over = lock.withLock { () -> Int? in
+            guard let fetch = fetches[id] else {
+                // Already ended (deadline, limit): stop the transfer wherever it shows up again.
+                if strays.insert(id).inserted { dataTask.cancelSoon() }
+                return nil
+            }
+            fetch.data.append(data)
+            return fetch.data.count > fetch.maxBytes ? fetch.maxBytes : nil
+        }
+        if let over { finish(id, .failure(.tooLarge(limit: over)), cancelling: dataTask) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        URLSessionTask.didComplete(task)
+        let id = task.taskIdentifier
+        lock.withLock { _ = strays.remove(id) }
+        if let error {
+            finish(id, .failure(.connection(error.localizedDescription)), cancelling: nil)
+        } else {
+            let data = lock.withLock { fetches[id]?.data } ?? Data()
+            finish(id, .success(data), cancelling: nil)
+        }
+    }
+}
+
 public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     case http(Int)
     case connection(String)
     case badJSON(String)
+    /// The page (as received, after any content decoding) is larger than `FeedModel.maxBytes`.
+    case tooLarge(limit: Int)
+    /// The page did not arrive completely within `FeedModel.deadline` seconds.
+    case timedOut(seconds: Double)
     public var description: String {
         switch self {
         case let .http(code): "feed: HTTP status \(code)"
         case let .connection(s): "feed: \(s)"
         case let .badJSON(s): "feed: the server's JSON does not decode: \(s)"
+        case let .tooLarge(limit): "feed: the page is larger than the \(limit)-byte limit"
+        case let .timedOut(s): "feed: the page did not arrive within \(s) s"
         }
     }
 }
@@ -61,23 +150,57 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
 /// speaking the same JSON). One page is fetched at a time; `loadNextPage` while one is in
 /// flight is ignored (the batch-fetching contract: the table asks again when it needs more).
 /// Thread-safe.
+///
+/// The server is not trusted (a kiosk shows feeds its operator does not control):
+/// - a page larger than `maxBytes` (4 MiB; counted as received, so after libcurl inflated a
+///   compressed answer) is cancelled as the bytes pass the limit: `FeedError.tooLarge`;
+/// - a page that has not arrived completely `deadline` seconds (30) after the request is
+///   cancelled: `FeedError.timedOut` — a server sending a byte a second cannot hold it;
+/// - a page with more posts than asked for keeps the first `pageSize` (at most
+///   `maximumPageSize`) and says so in one line through `log`.
 public final class FeedModel: @unchecked Sendable {
     public let baseURL: URL
     public let pageSize: Int
+    /// The largest page accepted, in bytes as received.
+    public let maxBytes: Int
+    /// Seconds a whole page may take.
+    public let deadline: TimeInterval
+    /// The most posts a page may ask for (and keep).
+    public static let maximumPageSize = 100
+    public static let defaultMaxBytes = 4 << 20
     private let session: URLSession
+    private let fetcher: FeedFetcher
+    private let log: @Sendable (String) -> Void
     private let lock = Lock()
     private var _posts: [FeedPost] = []
     private var _nextPage = 0
     private var _hasMore = true
     private var _loading = false
 
-    public init(baseURL: URL, pageSize: Int = 20, timeout: TimeInterval = 15) {
+    /// - Parameters:
+    ///   - timeout: seconds without a byte before the page fails (idle timeout).
+    ///   - log: where the one-line notes go (a page with extra posts); stderr by default.
+    public init(baseURL: URL, pageSize: Int = 20, timeout: TimeInterval = 15, maxBytes: Int = FeedModel.defaultMaxBytes,
+                deadline: TimeInterval = 30,
+                log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data("silk: \($0)\n".utf8)) }) {
         self.baseURL = baseURL
-        self.pageSize = max(1, min(100, pageSize))
+        self.pageSize = max(1, min(FeedModel.maximumPageSize, pageSize))
+        self.maxBytes = max(1, maxBytes)
+        self.deadline = deadline.isFinite && deadline > 0 ? deadline : 30
+        self.log = log
         let c = URLSessionConfiguration.ephemeral
         c.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: c)
+        c.timeoutIntervalForResource = self.deadline
+        fetcher = FeedFetcher()
+        // Bounded, so libcurl waits for the fetcher instead of queueing an inflating body.
+        session = URLSession(configuration: c, delegate: fetcher, delegateQueue: BoundedDelegateQueue(name: "silk.feed"))
     }
+
+    // The session keeps its delegate (the fetcher, not the model) until it is invalidated.
+    // Not invalidateAndCancel: racing a task cancelled a moment before (a refused page), it
+    // trapped inside FoundationNetworking ("a task that in not in the registry"); every task
+    // the model started is finished or cancelled already.
+    deinit { session.finishTasksAndInvalidate() }
 
     public var posts: [FeedPost] { lock.withLock { _posts } }
     public var hasMore: Bool { lock.withLock { _hasMore } }
@@ -94,18 +217,21 @@ public final class FeedModel: @unchecked Sendable {
             return _nextPage
         }
         guard let page else { return false }
-        let url = baseURL.appendingPathComponent("feed")
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "count", value: "\(pageSize)")]
-        session.dataTask(with: components.url!) { [self] data, response, error in
-            let result: Result<FeedPage, FeedError>
-            if let error {
-                result = .failure(.connection(error.localizedDescription))
-            } else if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
-                result = .failure(.http(status))
-            } else {
-                do { result = .success(try JSONDecoder().decode(FeedPage.self, from: data ?? Data())) }
-                catch { result = .failure(.badJSON("\(error)")) }
+        // The base's own query (a test server's fault options) is kept; page and count follow.
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+        components.path = (components.path.hasSuffix("/") ? components.path : components.path + "/") + "feed"
+        components.queryItems = (components.queryItems ?? [])
+            + [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "count", value: "\(pageSize)")]
+        let pageSize = self.pageSize, log = self.log
+        var request = URLRequest(url: components.url!)
+        // Uncompressed: with libcurl's decoders in play (the default asks for gzip, br…) a
+        // cancelled transfer ran on to the server's end (1 GiB, measured) before it stopped; with
+        // identity it stops at once. A server that compresses anyway is still bounded (maxBytes).
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        let task = session.dataTask(with: request)
+        fetcher.start(task, maxBytes: maxBytes, deadline: deadline) { [self] fetched in
+            let result = fetched.flatMap { data in
+                Result { () throws(FeedError) -> FeedPage in try FeedModel.decodePage(data, pageSize: pageSize, log: log) }
             }
             lock.withLock {
                 _loading = false
@@ -116,8 +242,25 @@ public final class FeedModel: @unchecked Sendable {
                 }
             }
             completion(result.map(\.posts))
-        }.resume()
+        }
         return true
+    }
+
+    /// Decodes one page's JSON, keeping at most `pageSize` posts (clamped to
+    /// `maximumPageSize`); a page with more says so through `log`, once, in one line. Errors
+    /// are one line too: a decoding error's text is cut to 200 characters, since it may quote
+    /// the server's data.
+    public static func decodePage(_ data: Data, pageSize: Int,
+                                  log: (String) -> Void = { _ in }) throws(FeedError) -> FeedPage {
+        let page: FeedPage
+        do { page = try JSONDecoder().decode(FeedPage.self, from: data) } catch {
+            let text = "\(error)".replacingOccurrences(of: "\n", with: " ")
+            throw .badJSON(text.count > 200 ? String(text.prefix(200)) + "…" : text)
+        }
+        let keep = max(1, min(maximumPageSize, pageSize))
+        guard page.posts.count > keep else { return page }
+        log("feed page \(page.page) has \(page.posts.count) posts where \(keep) were asked for; keeping the first \(keep)")
+        return FeedPage(page: page.page, count: keep, total: page.total, hasMore: page.hasMore, posts: Array(page.posts.prefix(keep)))
     }
 
     /// Blocks until the next page has loaded (tools and snapshots; never on the main loop).
