@@ -31,10 +31,13 @@ public final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
     private let pending = Locked((now: 0, peak: 0))
     /// The most operations that were queued or running at once.
     public var peakPending: Int { pending.current.peak }
+    /// How many operations may wait before `addOperation` blocks its caller (at least 1).
     public let capacity: Int
     /// The longest an `addOperation` waits for room before adding anyway.
     public static let maximumWait: DispatchTimeInterval = .seconds(2)
 
+    /// A serial queue named `name` (thread names, debugging) that lets at most `capacity`
+    /// operations wait: 64 chunks of at most 16 KiB bound a session's backlog to about 1 MiB.
     public init(name: String, capacity: Int = 64) {
         self.capacity = max(1, capacity)
         room = DispatchSemaphore(value: self.capacity)
@@ -43,6 +46,9 @@ public final class BoundedDelegateQueue: OperationQueue, @unchecked Sendable {
         maxConcurrentOperationCount = 1
     }
 
+    /// Queues `block`, first waiting (at most `maximumWait`) for room when `capacity`
+    /// operations already wait — the wait is the backpressure on libcurl's thread. Never waits on
+    /// the queue's own thread.
     public override func addOperation(_ block: @escaping @Sendable () -> Void) {
         // Room is freed by this queue's operations, so its own thread must never wait for it.
         let took = OperationQueue.current !== self && room.wait(timeout: .now() + Self.maximumWait) == .success
