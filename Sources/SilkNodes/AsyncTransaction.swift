@@ -38,8 +38,11 @@ final class AsyncTransaction: @unchecked Sendable {
     nonisolated(unsafe) private static var ids: UInt64 = 0
     private static let idLock = Lock()
 
-    /// The window's committer that publishes this transaction once its jobs are done.
-    private let committer: TransactionCommitter
+    /// The window's committer that publishes this transaction once its jobs are done. Weak: the
+    /// committer keeps finished transactions until its next commit, so a strong reference back
+    /// would be a cycle that outlives a closed window's pass (LeakSanitizer found it). A
+    /// transaction that finishes after its window is gone has nowhere to go, which is right.
+    private weak var committer: TransactionCommitter?
 
     init(committer: TransactionCommitter) {
         id = AsyncTransaction.idLock.withLock { AsyncTransaction.ids += 1; return AsyncTransaction.ids }
@@ -76,7 +79,7 @@ final class AsyncTransaction: @unchecked Sendable {
         // Hand the results to the committer before waking waiters: a `neverShowPlaceholders`
         // pass waits for this and commits right after, and must find them there. A container's
         // transaction that got no job (its subtree is drawn already) has nothing to publish.
-        committer.transactionFinished(self, publish: lock.withLock { hadOperations })
+        committer?.transactionFinished(self, publish: lock.withLock { hadOperations })
         completion.leave()
     }
 
