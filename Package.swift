@@ -160,7 +160,7 @@ if Context.environment["SILK_FUZZ"] == "1" {
         ("FuzzJPEG", ["FuzzSupport", "SilkRaster"]),
         ("FuzzText", ["FuzzSupport", "SilkGeometry", "SilkRaster", "SilkScenes"]),
         ("FuzzLayout", ["FuzzSupport", "SilkLayout", "SilkLayoutTools"]),
-        ("FuzzEvdev", ["FuzzSupport", "SilkGeometry", "SilkFramebuffer"]),
+        ("FuzzEvdev", ["FuzzSupport", "SilkGeometry", "SilkFramebuffer", "SilkInput"]),
         ("FuzzFeed", ["FuzzSupport", "SilkScenes"]),
         ("FuzzRequest", ["FuzzSupport", "SilkDemoServer"]),
     ]

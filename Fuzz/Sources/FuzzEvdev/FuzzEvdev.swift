@@ -1,5 +1,6 @@
 import FuzzSupport
 import SilkFramebuffer
+import SilkInput
 import SilkGeometry
 
 // libFuzzer target: the evdev path — `EvdevEvent.parse` on raw `struct input_event` records and
