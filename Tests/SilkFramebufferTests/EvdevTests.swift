@@ -77,6 +77,18 @@ struct EvdevTests {
         #expect(t.hasPointer)
     }
 
+    @Test("wheel values near Int32's ends in one frame neither trap nor scroll without bound")
+    func hostileWheel() {
+        // Found by the evdev fuzzer: two REL_WHEEL events of Int32.max in one frame overflowed
+        // the frame's Int32 sum.
+        let t = EvdevTranslator(screen: InputScreen(deviceWidth: 800, deviceHeight: 480), keyMapper: nil)
+        t.addDevice(id: 2, kind: .pointer)
+        let out = t.handle([ev(EV.rel, EV.relWheel, .max), ev(EV.rel, EV.relWheel, .max), ev(EV.rel, EV.relHWheel, .min),
+                            ev(EV.rel, EV.relHWheel, .min), syn], from: 2, now: 1)
+        guard case let .scroll(_, d) = out.last?.kind else { Issue.record("no scroll"); return }
+        #expect(d.discreteSteps == -10_000 && d.dy == -150_000 && d.dx == -150_000)
+    }
+
     @Test("multitouch slots become touches, rotated and calibrated to the screen")
     func touch() {
         // A 800×480 panel turned 90° clockwise: the app sees 480×800, and a finger at the panel's

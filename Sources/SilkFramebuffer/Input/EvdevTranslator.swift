@@ -89,7 +89,7 @@ public final class EvdevTranslator {
         var slot = 0
         var absX: Int32 = 0, absY: Int32 = 0, absChanged = false
         var touchDown = false, touchChanged = false
-        var relX = 0.0, relY = 0.0, wheel: Int32 = 0, hWheel: Int32 = 0
+        var relX = 0.0, relY = 0.0, wheel = 0, hWheel = 0
         var buttons: [(UInt16, Bool)] = []
         var keys: [(UInt16, Int32)] = []
         var dropped = false
@@ -156,8 +156,10 @@ public final class EvdevTranslator {
                 switch e.code {
                 case EV.relX: d.relX += Double(e.value)
                 case EV.relY: d.relY += Double(e.value)
-                case EV.relWheel: d.wheel += e.value
-                case EV.relHWheel: d.hWheel += e.value
+                // Summed in Int: a device may send values near Int32's ends (the evdev fuzzer
+                // overflowed an Int32 sum with two in one frame).
+                case EV.relWheel: d.wheel += Int(e.value)
+                case EV.relHWheel: d.hWheel += Int(e.value)
                 default: break
                 }
             case EV.abs:
@@ -251,7 +253,9 @@ public final class EvdevTranslator {
         d.buttons.removeAll()
         if d.wheel != 0 || d.hWheel != 0 {
             // REL_WHEEL is positive away from the user (scroll up); Silk's dy is positive towards the end.
-            let delta = ScrollDelta(dx: Double(d.hWheel) * wheelStep, dy: Double(-d.wheel) * wheelStep, source: .wheel, discreteSteps: Int(-d.wheel))
+            // At most 10,000 clicks a frame: no wheel turns faster; a hostile device's sums stay finite.
+            let wheel = max(-10_000, min(10_000, d.wheel)), hWheel = max(-10_000, min(10_000, d.hWheel))
+            let delta = ScrollDelta(dx: Double(hWheel) * wheelStep, dy: Double(-wheel) * wheelStep, source: .wheel, discreteSteps: -wheel)
             out.append(InputEvent(.scroll(pointerLocation, delta), timestamp: now, modifiers: mods))
             d.wheel = 0; d.hWheel = 0
         }
