@@ -88,13 +88,14 @@ public enum CorpusFile {
         // Counted before JSONSerialization builds an object per container: a node is at most
         // four (itself, style, expected, children), so more than that many times the node limit
         // cannot be a file within it, and is refused before using the memory.
-        let containers = containerCount(data)
+        let brackets = bracketCounts(data)
+        let containers = brackets.containers
         if containers > 4 * maximumNodes {
             throw CorpusError(message: "\(containers) JSON objects and arrays; a file may hold at most \(maximumNodes) nodes")
         }
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: data) } catch {
-            let depth = nestingDepth(data)
+            let depth = brackets.deepest
             if depth > 512 {
                 throw CorpusError(message: "JSON nests \(depth) levels deep; the reader accepts at most 512 (about 250 nested nodes)")
             }
@@ -171,9 +172,10 @@ public enum CorpusFile {
         return CorpusNode(spec: spec, children: children, expected: expected)
     }
 
-    /// The deepest bracket nesting outside strings (to explain a parser refusal).
-    static func nestingDepth(_ data: Data) -> Int {
-        var depth = 0, deepest = 0, inString = false, escaped = false
+    /// One pass over the raw JSON outside strings: how deep brackets nest (to explain a parser
+    /// refusal) and how many objects and arrays open (to refuse a huge file before parsing it).
+    static func bracketCounts(_ data: Data) -> (deepest: Int, containers: Int) {
+        var depth = 0, deepest = 0, containers = 0, inString = false, escaped = false
         for b in data {
             if inString {
                 if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true }
@@ -182,30 +184,12 @@ public enum CorpusFile {
             }
             switch b {
             case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; deepest = max(deepest, depth)
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; containers += 1; deepest = max(deepest, depth)
             case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
             default: break
             }
         }
-        return deepest
-    }
-
-    /// The number of objects and arrays (brackets opened outside strings).
-    static func containerCount(_ data: Data) -> Int {
-        var count = 0, inString = false, escaped = false
-        for b in data {
-            if inString {
-                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true }
-                else if b == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch b {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"): count += 1
-            default: break
-            }
-        }
-        return count
+        return (deepest, containers)
     }
 
     /// A JSON value as a user wrote it, for error messages.
