@@ -55,11 +55,11 @@ public final class Application {
         let parsed: LaunchOptions?
         do { parsed = try LaunchOptions.parse(Array(arguments.dropFirst())) } catch {
             FileHandle.standardError.write(Data("\(program): \(error)\n".utf8))
-            exit(2)
+            Foundation.exit(2)
         }
         guard let options = parsed else {
             print("usage: \(program) [options]\n\(LaunchOptions.usage)")
-            exit(0)
+            Foundation.exit(0)
         }
         self.init(backend: options.backend, launchOptions: options)
     }
@@ -128,6 +128,18 @@ public final class Application {
     /// Stops the main loop: `run()` returns after the current iteration and closes the windows.
     /// Main thread; a window's close request (`xdg_toplevel.close`) calls it.
     public func quit() { loop.stop() }
+
+    /// Ends the process at once with `message` as one line on standard error (prefixed with the
+    /// program's name) and exit status 2 — for an app that cannot start, such as one whose window
+    /// could not be opened (no compositor for `--backend wayland`, a size over the window budget).
+    /// Windows opened so far are closed first. Use it instead of `try` at the top level of
+    /// `main.swift`, where an error would end the program with a crash report.
+    public func exit(failing message: String) -> Never {
+        let program = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "app"
+        FileHandle.standardError.write(Data("\(program): \(message)\n".utf8))
+        for w in windows { w.close() }
+        Foundation.exit(2)
+    }
 
     /// Ends the app because its backend failed: prints `silk: message` to stderr at once, stops
     /// the loop (so `run()` returns and `failure` is set), and makes sure the process is gone

@@ -345,7 +345,7 @@ fi
 # (`--size 1024x768 --screenshot`), and a click on its button changes the text — and only the
 # text. The layout is centred: the 480×320 golden's button centre (240, 192) is at (512, 416).
 echo "== sway: the hello example and a click on its button"
-HELLO=${HELLO_BIN:-.build-examples/debug/HelloKiosk}
+HELLO=${HELLO_BIN:-.build-examples/HelloKiosk/debug/HelloKiosk}
 if want hello && [ ! -x "$HELLO" ]; then bad "hello: no example binary at $HELLO (make examples builds it)"
 elif want hello && start_sway hello 1024 768 1; then
   timeout 60 "$HELLO" --backend headless --size 1024x768 --screenshot "$OUT/hello-ref.png" >"$OUT/hello-ref.log" 2>&1 \

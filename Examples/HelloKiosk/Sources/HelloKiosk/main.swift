@@ -2,7 +2,9 @@ import Silk
 
 // Reads --backend, --screenshot FILE.png and --seconds N from the command line.
 let app = Application()
-let window = try app.makeWindow(size: Size(width: 480, height: 320), background: Color(rgb: 0x1e293b))
+let window: Window
+do { window = try app.makeWindow(size: Size(width: 480, height: 320), background: Color(rgb: 0x1e293b)) }
+catch { app.exit(failing: "\(error)") }  // one line and exit 2, not a crash
 
 let greeting = TextNode()
 greeting.attributedText = AttributedText("Hello, kiosk", attributes: TextAttributes(fontSize: 36, fontWeight: .bold, color: .white))

@@ -30,7 +30,9 @@ final class RainforestGrid: CollectionNode, CollectionDataSource, @unchecked Sen
 
 // --backend, --screenshot FILE.png and --seconds N come from the command line.
 let app = Application()
-let window = try app.makeWindow(size: Size(width: 960, height: 600), background: Color(rgb: 0x1f2a22))
+let window: Window
+do { window = try app.makeWindow(size: Size(width: 960, height: 600), background: Color(rgb: 0x1f2a22)) }
+catch { app.exit(failing: "\(error)") }  // one line and exit 2, not a crash
 if Animal.all[0].photoPath == nil { print("rainforest: Silk's assets/photos were not found; set SILK_ASSETS") }
 window.setRootNode(RainforestGrid(viewport: window.size))
 app.run()
