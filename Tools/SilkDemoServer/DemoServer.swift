@@ -27,6 +27,7 @@ import Glibc
 /// | `chunk=BYTES&interval=MS` | send the body in chunks with pauses (progressive display) |
 /// | `stall=BYTES` | send the headers (full Content-Length) and BYTES of the body, then nothing |
 /// | `close=BYTES` | send the headers (full Content-Length) and BYTES of the body, then close |
+/// | `hold=BYTES` | send the headers and BYTES of the body, then wait for `release(containing:)` (at most a minute) and send the rest |
 /// | `garbage=1` | a body of random bytes labelled `image/jpeg` |
 /// | `huge=1` | a real JPEG whose frame header claims 30000 × 30000 pixels |
 /// | `length=N` | claim `Content-Length: N` (say 10 GB), send the body, then zeros as fast as the client reads, up to N |
@@ -109,6 +110,10 @@ public final class DemoServer: @unchecked Sendable {
     /// The request head (request line and headers) of the last request whose target contains
     /// `fragment`.
     public func requestHead(containing fragment: String) -> String? { state.head(containing: fragment) }
+    /// Lets `hold=BYTES` responses whose request target contains `fragment` send the rest of
+    /// their body (now, or as soon as they reach the hold). Tests use it to see a partial body
+    /// handled before the end arrives, whatever the machine's load.
+    public func release(containing fragment: String) { state.release(fragment) }
 
     // MARK: Connections
 
@@ -168,6 +173,14 @@ public final class DemoServer: @unchecked Sendable {
                     if recv(fd, &byte, 1, 0) <= 0 { return }
                 }
             }
+            return
+        }
+        if let n = request.int("hold") {
+            let cut = min(max(0, n), body.count)
+            guard sendAll(fd, body.prefix(cut)) else { return }
+            var waited = 0
+            while !state.isReleased(target), !state.isStopped, waited < 60_000 { usleep(10_000); waited += 10 }
+            _ = sendAll(fd, body.suffix(from: body.startIndex + cut))
             return
         }
         if let n = request.int("close") {
@@ -334,6 +347,7 @@ final class ServerState: @unchecked Sendable {
     private var open: [String: Int] = [:]
     private var sentBytes: [String: Int] = [:]
     private var heads: [String: String] = [:]
+    private var released: [String] = []
     private func locked<R>(_ body: () -> R) -> R { lock.withLock(body) }
     var isStopped: Bool { locked { stopped } }
     /// True the first time.
@@ -347,6 +361,8 @@ final class ServerState: @unchecked Sendable {
         locked { sentBytes.filter { $0.key.contains(fragment) }.values.reduce(0, +) }
     }
     var log: [String] { locked { requests } }
+    func release(_ fragment: String) { locked { released.append(fragment) } }
+    func isReleased(_ target: String) -> Bool { locked { released.contains { target.contains($0) } } }
     func opened(_ target: String) { locked { open[target, default: 0] += 1 } }
     func closed(_ target: String) { locked { open[target, default: 0] -= 1 } }
     func openConnections(containing fragment: String) -> Int {
@@ -380,7 +396,7 @@ public struct DemoRequest: Sendable {
     /// as "name=value": answered with 400 rather than read as absent. (The value is cut to
     /// 40 characters so the answer stays one short line.)
     public var invalidNumber: String? {
-        for name in ["page", "count", "status", "fail", "delay", "chunk", "interval", "stall", "close", "length", "w", "h", "progressive", "overfill", "cap"] {
+        for name in ["page", "count", "status", "fail", "delay", "chunk", "interval", "stall", "close", "hold", "length", "w", "h", "progressive", "overfill", "cap"] {
             guard let v = query[name], !v.isEmpty, Int(v) == nil else { continue }
             let digits = v.drop { $0 == "-" || $0 == "+" }
             if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) { return "\(name)=\(v.prefix(40)) is out of range" }
