@@ -74,6 +74,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private weak var _supernode: DisplayNode?
     private var _frame: Rect = .zero
     private var _boundsOrigin: Point = .zero
+    private var _transform: SilkGeometry.AffineTransform = .identity
+    private var _anchorPoint = Point(x: 0.5, y: 0.5)
+    private var _pendingAnimations: [LayerAnimation] = []
     private var _backgroundColor: Color?
     private var _borderColor: Color?
     private var _borderWidth: Double = 0
@@ -233,6 +236,70 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     public var position: Point {
         get { let f = frame; return Point(x: f.midX, y: f.midY) }
         set { let f = frame; frame = Rect(x: newValue.x - f.width / 2, y: newValue.y - f.height / 2, width: f.width, height: f.height) }
+    }
+
+    /// Rotates, scales or translates the node as drawn, about its ``anchorPoint`` (the centre by
+    /// default), without changing its frame or its layout (CALayer's `affineTransform`). Hit
+    /// testing and point conversion follow it: a rotated, scaled button takes touches where it
+    /// is drawn. A singular transform (a zero scale) draws nothing and takes no touches. Not
+    /// applied inside a rasterized subtree. Any thread.
+    public var transform: SilkGeometry.AffineTransform {
+        get { lock.withLock { _transform } }
+        set {
+            let ok = [newValue.a, newValue.b, newValue.c, newValue.d, newValue.tx, newValue.ty].allSatisfy(\.isFinite)
+            lock.withLock { _transform = ok ? newValue : .identity }
+            markDirty()
+        }
+    }
+    /// The point, in unit coordinates of the bounds ((0, 0) top left, (1, 1) bottom right), that
+    /// ``transform`` rotates and scales about. Default (0.5, 0.5); the frame stays put when it
+    /// changes (unlike CALayer, whose position stays). Non-finite values become 0.5. Any thread.
+    public var anchorPoint: Point {
+        get { lock.withLock { _anchorPoint } }
+        set {
+            let p = Point(x: newValue.x.isFinite ? newValue.x : 0.5, y: newValue.y.isFinite ? newValue.y : 0.5)
+            lock.withLock { _anchorPoint = p }
+            markDirty()
+        }
+    }
+
+    /// The transform from this node's bounds coordinates into its supernode's subnode space:
+    /// frame origin, then ``transform`` about the anchor point. Any thread.
+    var transformToSupernode: SilkGeometry.AffineTransform {
+        let (f, t, anchor) = lock.withLock { (_frame, _transform, _anchorPoint) }
+        if t.isIdentity { return SilkGeometry.AffineTransform(translationX: f.minX, y: f.minY) }
+        let ax = f.width * anchor.x, ay = f.height * anchor.y
+        return SilkGeometry.AffineTransform(translationX: -ax, y: -ay).concatenating(t)
+            .concatenating(SilkGeometry.AffineTransform(translationX: f.minX + ax, y: f.minY + ay))
+    }
+
+    // MARK: Animations
+
+    /// Adds `animation` to the node's layer at the next node pass, after the node's state is
+    /// copied to the layer (so a `to: nil` end means the node's new value). Replaces the
+    /// node's pending or running animation of the same property (whose completion hears
+    /// `false`). Any thread; the layer itself
+    /// is touched on the main thread only.
+    public func addAnimation(_ animation: LayerAnimation) {
+        let replaced = lock.withLock { () -> [LayerAnimation] in
+            let old = _pendingAnimations.filter { $0.property.key == animation.property.key }
+            _pendingAnimations.removeAll { $0.property.key == animation.property.key }
+            _pendingAnimations.append(animation)
+            return old
+        }
+        // A pending animation replaced before it reached the layer ends unfinished.
+        for old in replaced { old.completion.map { c in performOnPassThread { c(false) } } }
+        markDirty()
+    }
+
+    /// Main thread (the node pass): hands the animations queued by `addAnimation` to the layer.
+    func applyPendingAnimations() {
+        guard let layer else { return }
+        let pending = lock.withLock { () -> [LayerAnimation] in
+            defer { _pendingAnimations = [] }
+            return _pendingAnimations
+        }
+        for a in pending { layer.add(a) }
     }
 
     // MARK: Appearance (layer properties; not drawn unless the subtree is rasterized)
@@ -400,6 +467,33 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// A leaf's own size for `constrainedSize` (any thread). Default: zero (the style sizes apply).
     open func calculateSizeThatFits(_ constrainedSize: Size) -> Size { .zero }
 
+    // MARK: Layout transitions (LayoutTransition.swift)
+
+    /// Main thread: the transition whose animation is running, until it completes.
+    var activeLayoutTransition: LayoutTransitionContext?
+    /// Main thread: the node is a removed subnode of a running layout transition; layout keeps it
+    /// until the transition completes (it fades out meanwhile).
+    var isLeavingInTransition = false
+    /// Counts `transitionLayout` calls, so a measurement that a newer call overtook is dropped.
+    var transitionGeneration: Locked<UInt64> { _transitionGeneration }
+    private let _transitionGeneration = Locked<UInt64>(0)
+
+    /// Main thread: animates a layout transition of this node's subnodes (Texture's
+    /// `-animateLayoutTransition:`). `context` gives each subnode's initial and final frame and
+    /// the inserted and removed subnodes; the new frames are already set (as model values) and
+    /// inserted subnodes added, removed ones still present. Call
+    /// `context.completeTransition(didComplete:)` when done, which removes the removed subnodes.
+    /// The default fades inserted subnodes in, removed ones out, and moves and resizes the rest
+    /// from where they are on screen, over `context.duration` with `context.timing`.
+    open func animateLayoutTransition(_ context: LayoutTransitionContext) {
+        context.runDefaultAnimation()
+    }
+
+    /// Main thread: a layout transition of this node completed (`didComplete` false when it was
+    /// interrupted by another or not animated to the end); removed subnodes are gone. Default:
+    /// nothing (Texture's `-didCompleteLayoutTransition:`).
+    open func didCompleteLayoutTransition(_ context: LayoutTransitionContext) {}
+
     /// Main thread, during the node pass: the layout gave this node its frame and placed the
     /// subnodes its spec arranges. A node that places subnodes by hand (outside its spec — an
     /// editor's caret and scrolled text) does it here (Texture's `-layout`). Default: nothing.
@@ -513,6 +607,32 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         markDirty()
     }
 
+    /// Inserts `node` at `index` (clamped) in the display state of this node, without
+    /// invalidating this node's layout: a layout transition adds the subnodes of a layout it has
+    /// already measured. Main thread.
+    func insertSubnodeKeepingLayout(_ node: DisplayNode, at index: Int) {
+        if node.supernode !== self { node.removeFromSupernode() }
+        lock.withLock {
+            _subnodes.removeAll { $0 === node }
+            _subnodes.insert(node, at: max(0, min(index, _subnodes.count)))
+        }
+        node.lock.withLock { node._supernode = self }
+        node.setInterfaceState(interfaceState)
+        node.markDirty()
+        markDirty()
+    }
+
+    /// Bumps the layout version of this node and its ancestors (their cached layouts hold this
+    /// node's) without asking the pass for a layout: a layout transition measures and applies
+    /// the new layout itself. Any thread.
+    func invalidateLayoutCachesWithoutLayout() {
+        var node: DisplayNode? = self
+        while let n = node {
+            n.lock.withLock { n._layoutVersion &+= 1; n._layoutCache.removeAll() }
+            node = n.supernode
+        }
+    }
+
     /// Removes an item attached with `attachItem`: it leaves every interface state (its display
     /// jobs are cancelled and its contents released) without invalidating the container's layout.
     func detachItem(_ node: DisplayNode) {
@@ -593,12 +713,14 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// Copies node state to the layer (main thread).
     func applyStateToLayer() {
         guard let layer else { return }
-        let s = lock.withLock { (frame: _frame, origin: _boundsOrigin, bg: _backgroundColor, bc: _borderColor, bw: _borderWidth, cr: _cornerRadius,
+        let s = lock.withLock { (frame: _frame, origin: _boundsOrigin, transform: _transform, anchor: _anchorPoint, bg: _backgroundColor, bc: _borderColor, bw: _borderWidth, cr: _cornerRadius,
                                  op: _opacity, clip: _clipsToBounds, hidden: _isHidden, opaque: _isOpaque,
                                  placeholder: _placeholderEnabled ? _placeholderColor : nil,
                                  placeholderImage: _placeholderEnabled ? _placeholderImage : nil, raster: _rasterizesSubtree) }
+        layer.anchorPoint = s.anchor
         layer.frame = s.frame
         layer.bounds.origin = s.origin
+        layer.transform = s.transform
         layer.opacity = s.op
         layer.isHidden = s.hidden
         layer.clipsToBounds = s.clip

@@ -141,21 +141,11 @@ public final class NodePass {
     /// Sets the frames of `node`'s child nodes from its layout, then recurses into them.
     /// Containers call it for the items they position themselves. Main thread.
     static func apply(_ layout: Layout, to node: DisplayNode) {
-        var children: [(DisplayNode, Layout, Point)] = []
-        func collect(_ l: Layout, _ offset: Point) {
-            for sub in l.sublayouts {
-                let origin = Point(x: offset.x + sub.position.x, y: offset.y + sub.position.y)
-                if let child = sub.element as? DisplayNode, child !== node {
-                    children.append((child, sub, origin))
-                } else {
-                    collect(sub, origin)
-                }
-            }
-        }
-        collect(layout, .zero)
+        let children = layoutChildren(layout, of: node)
         if node.automaticallyManagesSubnodes {
             let wanted = children.map(\.0)
-            for existing in node.subnodes where !wanted.contains(where: { $0 === existing }) {
+            // Subnodes a layout transition is fading out stay until it completes.
+            for existing in node.subnodes where !wanted.contains(where: { $0 === existing }) && !existing.isLeavingInTransition {
                 existing.removeFromSupernode()
             }
             for (i, child) in wanted.enumerated() {
@@ -170,6 +160,24 @@ public final class NodePass {
         node.layoutDidFinish()        // public override point (editing, keyboard avoidance)
     }
 
+    /// The nodes `layout` places directly under `node` (through any specs in between), with
+    /// their sublayouts and origins in `node`'s coordinates.
+    static func layoutChildren(_ layout: Layout, of node: DisplayNode) -> [(DisplayNode, Layout, Point)] {
+        var children: [(DisplayNode, Layout, Point)] = []
+        func collect(_ l: Layout, _ offset: Point) {
+            for sub in l.sublayouts {
+                let origin = Point(x: offset.x + sub.position.x, y: offset.y + sub.position.y)
+                if let child = sub.element as? DisplayNode, child !== node {
+                    children.append((child, sub, origin))
+                } else {
+                    collect(sub, origin)
+                }
+            }
+        }
+        collect(layout, .zero)
+        return children
+    }
+
     // MARK: Layers and display
 
     private func walk(_ node: DisplayNode, transaction: AsyncTransaction?, insideRasterized: Bool) {
@@ -182,6 +190,7 @@ public final class NodePass {
         let layer = node.loadLayer()
         node.loadedBy = self
         node.applyStateToLayer()
+        node.applyPendingAnimations()
         let rasterizes = node.rasterizesSubtree
         let children = node.subnodes
         let wantedSublayers: [Layer] = rasterizes ? [] : children.map { $0.loadLayer() }

@@ -26,7 +26,7 @@ public final class Compositor {
     public var scrollBlits = true
 
     private var previous: [RenderEntry] = []
-    private var animationStarts: [UInt64: Double] = [:]
+    private var animationClock = AnimationClock()
     private var needsFullRepaint = true
 
     /// Counters of the last composited frame (`SILK_RENDER_STATS=1`, the benchmark).
@@ -73,15 +73,23 @@ public final class Compositor {
         public var damage: DamageRegion
         /// Some animation is still running: composite again next frame even without a commit.
         public var hasRunningAnimations: Bool
+        /// Completions of animations that ended in this frame, to run on the main loop (the
+        /// render thread hands them to its ``RenderThread/completionHandler``); tests that
+        /// drive a compositor themselves call them.
+        public var completions: [@Sendable () -> Void] = []
+        /// Some running animation will end by itself (animations that repeat forever do not
+        /// count): what `RenderThread.waitUntilPresented(includingAnimations:)` waits for.
+        public var hasEndingAnimations = false
     }
 
     /// Composites `root` as of `time` (seconds on the frame clock) into the back buffer.
     @discardableResult
     public func composite(_ root: LayerSnapshot, at time: Double) -> Frame {
         let screen = backBuffer.bounds
-        var builder = RenderListBuilder(screen: screen, time: time, animationStarts: animationStarts)
+        var builder = RenderListBuilder(screen: screen, time: time, clock: animationClock)
+        animationClock = AnimationClock()  // moved into the builder: its dictionaries stay unshared
         let list = builder.build(root, rootTransform: AffineTransform(scaleX: scale, y: scale))
-        animationStarts = builder.animationStarts.filter { builder.seenAnimations.contains($0.key) }
+        animationClock = builder.clock
 
         var region = DamageRegion()
         var moved: Rect? = nil
@@ -115,7 +123,8 @@ public final class Compositor {
         // moved pixels.
         var presented = region
         if let moved { presented.add(moved) }
-        return Frame(damage: presented.clipped(to: screen), hasRunningAnimations: builder.hasRunningAnimations)
+        return Frame(damage: presented.clipped(to: screen), hasRunningAnimations: animationClock.hasRunningAnimations,
+                     completions: animationClock.completions, hasEndingAnimations: animationClock.hasEndingAnimations)
     }
 
     /// Repaints the whole buffer from `root` regardless of damage (the reference the property

@@ -32,14 +32,24 @@ public final class Layer: CustomStringConvertible {
         id = Layer.idLock.withLock { Layer.nextID += 1; return LayerID(raw: Layer.nextID) }
     }
 
+    deinit {
+        // A layer that goes away ends its animations: their completions hear `false`.
+        for a in animations { a.ending.end(finished: false)?(false) }
+    }
+
     // MARK: Properties (each setter invalidates the cached snapshot up to the root)
 
     /// Where the layer's centre sits in its superlayer's coordinate space, in points.
     public var position: Point = .zero { didSet { if position != oldValue { invalidate() } } }
     /// The layer's size, and in its origin the scroll offset of its sublayers and contents.
     public var bounds: Rect = .zero { didSet { if bounds != oldValue { invalidate() } } }
-    /// Applied around the layer's centre, as CALayer's `affineTransform` with the default anchor.
+    /// Applied around the anchor point (the centre by default), as CALayer's `affineTransform`:
+    /// rotate, scale or translate the drawn layer without changing its frame.
     public var transform: AffineTransform = .identity { didSet { if transform != oldValue { invalidate() } } }
+    /// The point of the bounds, in unit coordinates ((0, 0) top left, (1, 1) bottom right), that
+    /// sits at ``position`` and that ``transform`` rotates and scales about. Default (0.5, 0.5),
+    /// the centre. Changing it keeps ``position``, so the layer moves (as in Core Animation).
+    public var anchorPoint = Point(x: 0.5, y: 0.5) { didSet { if anchorPoint != oldValue { invalidate() } } }
     /// 0…1, multiplied down the tree (per layer, not group opacity).
     public var opacity: Double = 1 { didSet { if opacity != oldValue { invalidate() } } }
     /// A hidden layer and its sublayers are not drawn (and take no hits).
@@ -83,14 +93,16 @@ public final class Layer: CustomStringConvertible {
     /// The parent layer (weak: a parent owns its sublayers).
     public private(set) weak var superlayer: Layer?
 
-    /// Frame in the superlayer's coordinate space (ignores `transform`).
+    /// Frame in the superlayer's coordinate space (ignores `transform`): the bounds placed so
+    /// that the anchor point sits at ``position``.
     public var frame: Rect {
         get {
-            Rect(x: position.x - bounds.width / 2, y: position.y - bounds.height / 2, width: bounds.width, height: bounds.height)
+            Rect(x: position.x - bounds.width * anchorPoint.x, y: position.y - bounds.height * anchorPoint.y,
+                 width: bounds.width, height: bounds.height)
         }
         set {
             bounds.size = newValue.size
-            position = Point(x: newValue.midX, y: newValue.midY)
+            position = Point(x: newValue.minX + newValue.width * anchorPoint.x, y: newValue.minY + newValue.height * anchorPoint.y)
         }
     }
 
@@ -127,22 +139,46 @@ public final class Layer: CustomStringConvertible {
 
     // MARK: Animations
 
-    private(set) var animations: [LayerAnimation] = []
+    /// The animations attached to the layer, at most one per property key, in the order added.
+    /// Main thread.
+    public private(set) var animations: [LayerAnimation] = []
 
-    /// Adds an animation; it starts at the first frame composited after the next commit.
-    /// Animations are evaluated on the render thread from the snapshot, so they run smoothly
-    /// even while the main thread is busy.
+    /// Adds an animation; it starts at the first frame composited after the next commit and
+    /// replaces the layer's animation of the same property (whose completion then hears
+    /// `false`). Animations are evaluated on the render thread from the snapshot, so they run
+    /// smoothly even while the main thread is busy. An animation whose values are not finite
+    /// (a NaN target) is refused: it is logged, and its completion hears `false`. Main thread.
     public func add(_ animation: LayerAnimation) {
+        guard animation.property.hasFiniteValues else {
+            logger.error("layer \(name ?? id.description): refused an animation of \(animation.property.key) with non-finite values")
+            animation.ending.end(finished: false)?(false)
+            return
+        }
+        let replaced = animations.filter { $0.property.key == animation.property.key && $0.id != animation.id }
         animations.removeAll { $0.property.key == animation.property.key }
         animations.append(animation)
         invalidate()
+        for old in replaced { old.ending.end(finished: false)?(false) }
     }
 
-    /// Stops every animation of this layer; the model values show from the next frame.
+    /// Removes the animation of `key`, if any; the model value shows from the next frame and its
+    /// completion hears `false` unless it had already finished. Main thread.
+    public func removeAnimation(for key: LayerAnimation.Key) {
+        let removed = animations.filter { $0.property.key == key }
+        guard !removed.isEmpty else { return }
+        animations.removeAll { $0.property.key == key }
+        invalidate()
+        for old in removed { old.ending.end(finished: false)?(false) }
+    }
+
+    /// Stops every animation of this layer; the model values show from the next frame, and the
+    /// completions of those that had not finished hear `false`. Main thread.
     public func removeAllAnimations() {
         guard !animations.isEmpty else { return }
+        let removed = animations
         animations = []
         invalidate()
+        for old in removed { old.ending.end(finished: false)?(false) }
     }
 
     // MARK: Snapshots
@@ -161,7 +197,7 @@ public final class Layer: CustomStringConvertible {
     public func snapshot() -> LayerSnapshot {
         if let s = cachedSnapshot { return s }
         let s = LayerSnapshot(
-            id: id, position: position, bounds: bounds, transform: transform, opacity: opacity,
+            id: id, position: position, bounds: bounds, transform: transform, anchorPoint: anchorPoint, opacity: opacity,
             isHidden: isHidden, clipsToBounds: clipsToBounds, cornerRadius: cornerRadius,
             backgroundColor: backgroundColor, borderColor: borderColor, borderWidth: borderWidth,
             contents: contents, contentsGravity: contentsGravity, contentsScale: contentsScale,

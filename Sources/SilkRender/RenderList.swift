@@ -56,61 +56,48 @@ struct RenderEntry {
 struct RenderListBuilder {
     let screen: Rect
     let time: Double
-    /// Start time of each animation, by id; filled in the first time an animation is seen.
-    var animationStarts: [UInt64: Double]
-    private(set) var seenAnimations: Set<UInt64> = []
-    private(set) var hasRunningAnimations = false
+    /// Animation state carried from frame to frame (moved in and out by the compositor, so the
+    /// dictionaries are never copied).
+    var clock: AnimationClock
 
-    init(screen: Rect, time: Double, animationStarts: [UInt64: Double]) {
-        self.screen = screen; self.time = time; self.animationStarts = animationStarts
+    init(screen: Rect, time: Double, clock: AnimationClock) {
+        self.screen = screen; self.time = time; self.clock = clock
+        self.clock.beginFrame()
     }
 
     mutating func build(_ root: LayerSnapshot, rootTransform: AffineTransform) -> [RenderEntry] {
         var out: [RenderEntry] = []
         out.reserveCapacity(256)
         visit(root, parent: rootTransform, clip: screen, opacity: 1, into: &out)
+        clock.endFrame(at: time)
         return out
     }
 
     private mutating func visit(_ s: LayerSnapshot, parent: AffineTransform, clip: Rect, opacity inherited: Double,
                                 into out: inout [RenderEntry]) {
         guard !s.isHidden else { return }
-        var position = s.position, opacity = s.opacity
-        for a in s.animations {
-            let start: Double
-            if let t = animationStarts[a.id] { start = t } else { animationStarts[a.id] = time; start = time }
-            seenAnimations.insert(a.id)
-            let progress = (time - start) / a.duration
-            if progress < 1 { hasRunningAnimations = true } else { continue }
-            let k = a.timing(progress)
-            switch a.property {
-            case let .opacity(from, to):
-                let target = to ?? s.opacity
-                opacity = from + (target - from) * k
-            case let .position(from, to):
-                let target = to ?? s.position
-                position = Point(x: from.x + (target.x - from.x) * k, y: from.y + (target.y - from.y) * k)
-            }
-        }
-        let alpha = inherited * min(1, max(0, opacity.isFinite ? opacity : 0))
+        let v = clock.evaluate(s, at: time)
+        let position = v.position
+        let alpha = inherited * min(1, max(0, v.opacity.isFinite ? v.opacity : 0))
         guard alpha > 0 else { return }
-        let b = s.bounds
+        let b = v.bounds
         guard b.origin.x.isFinite, b.origin.y.isFinite, b.size.isValidExtent,
               position.x.isFinite, position.y.isFinite else { return }
         // bounds space → superlayer space: centre the bounds on the anchor, transform, move to position.
-        let local = AffineTransform(translationX: -(b.minX + b.width / 2), y: -(b.minY + b.height / 2))
-            .concatenating(s.transform)
+        let anchor = s.anchorPoint
+        let local = AffineTransform(translationX: -(b.minX + b.width * anchor.x), y: -(b.minY + b.height * anchor.y))
+            .concatenating(v.transform)
             .concatenating(AffineTransform(translationX: position.x, y: position.y))
         let m = local.concatenating(parent)
         let deviceBounds = m.apply(to: b)
-        let draws = s.backgroundColor != nil || s.contents != nil || (s.borderWidth > 0 && s.borderColor != nil)
+        let draws = v.backgroundColor != nil || s.contents != nil || (v.borderWidth > 0 && v.borderColor != nil)
         if draws {
             let rect = deviceBounds.integral.intersection(clip)
             if !rect.isEmpty {
                 out.append(RenderEntry(
                     id: s.id, transform: m, bounds: b, clip: clip, deviceRect: rect, opacity: alpha,
-                    cornerRadius: max(0, s.cornerRadius), clipsContents: s.clipsToBounds || s.cornerRadius > 0,
-                    backgroundColor: s.backgroundColor, borderColor: s.borderColor, borderWidth: s.borderWidth,
+                    cornerRadius: max(0, v.cornerRadius), clipsContents: s.clipsToBounds || v.cornerRadius > 0,
+                    backgroundColor: v.backgroundColor, borderColor: v.borderColor, borderWidth: v.borderWidth,
                     contents: s.contents, contentsGravity: s.contentsGravity, contentsScale: s.contentsScale,
                     isOpaque: s.isOpaque))
             }

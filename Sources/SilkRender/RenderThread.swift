@@ -1,6 +1,7 @@
 import Foundation
 import SilkGeometry
 import SilkRaster
+import SilkRunLoop
 import SilkSystem
 
 /// Measurements of one presented frame.
@@ -45,10 +46,14 @@ public final class RenderThread: @unchecked Sendable {
     private var commitSequence = 0
     private var presentedSequence = 0
     private var animating = false
+    private var settling = false
     private var stopping = false
     private var thread: Thread?
     private var finished = false
     private var reportHandler: (@Sendable (FrameReport) -> Void)?
+    private var _completionHandler: @Sendable ([@Sendable () -> Void]) -> Void = { blocks in
+        EventLoop.main.perform { for b in blocks { b() } }
+    }
     private var failure: (any Error)?
 
     /// A render thread for `presenter`, with a compositor of the presenter's size and scale; throws
@@ -62,6 +67,14 @@ public final class RenderThread: @unchecked Sendable {
     /// Called on the render thread after each presented frame (keep it short).
     public func onFrame(_ handler: @escaping @Sendable (FrameReport) -> Void) {
         lock.lock(); reportHandler = handler; lock.unlock()
+    }
+
+    /// Where the completions of animations that ended in a frame go: by default they are run
+    /// on `EventLoop.main` (the render thread never calls app code itself). A window or test
+    /// with another main loop sets its own. Any thread.
+    public var completionHandler: @Sendable ([@Sendable () -> Void]) -> Void {
+        get { lock.lock(); defer { lock.unlock() }; return _completionHandler }
+        set { lock.lock(); _completionHandler = newValue; lock.unlock() }
     }
 
     /// Starts the thread (named `silk.render`, user-interactive QoS); it sleeps until the first
@@ -89,15 +102,16 @@ public final class RenderThread: @unchecked Sendable {
     }
 
     /// Blocks until the newest commit has been presented (and animations finished, when
-    /// `includingAnimations`), or `timeout` seconds passed. For tests and benchmarks.
+    /// `includingAnimations`; animations that repeat forever are not waited for), or `timeout`
+    /// seconds passed. For tests and benchmarks.
     @discardableResult
     public func waitUntilPresented(timeout: Double, includingAnimations: Bool = false) -> Bool {
         lock.lock(); defer { lock.unlock() }
         let deadline = Date(timeIntervalSinceNow: timeout)
-        while (presentedSequence < commitSequence || (includingAnimations && animating)) && !finished {
+        while (presentedSequence < commitSequence || (includingAnimations && settling)) && !finished {
             if !lock.wait(until: deadline) { break }
         }
-        return presentedSequence >= commitSequence && !(includingAnimations && animating)
+        return presentedSequence >= commitSequence && !(includingAnimations && settling)
     }
 
     /// The error that stopped the render thread (a presenter failure), if any.
@@ -129,6 +143,7 @@ public final class RenderThread: @unchecked Sendable {
             if let p = pending { current = p; pending = nil }
             let sequence = commitSequence
             let handler = reportHandler
+            let completionHandler = _completionHandler
             lock.unlock()
             guard let snapshot = current else { continue }
 
@@ -147,6 +162,7 @@ public final class RenderThread: @unchecked Sendable {
             let frame = compositor.composite(snapshot, at: timing.time)
             let c1 = threadCPUTimeNanoseconds()
             let t1 = DispatchTime.now().uptimeNanoseconds
+            if !frame.completions.isEmpty { completionHandler(frame.completions) }
             if !frame.damage.isEmpty {
                 do {
                     try presenter.present(compositor.backBuffer, damage: frame.damage, timing: timing)
@@ -162,6 +178,7 @@ public final class RenderThread: @unchecked Sendable {
             }
             lock.lock()
             animating = frame.hasRunningAnimations
+            settling = frame.hasEndingAnimations
             presentedSequence = sequence
             lock.broadcast()
             lock.unlock()

@@ -70,6 +70,62 @@ import SilkRaster
         }
     }
 
+    /// The same check with animations of every property running (random curves, delays,
+    /// reversals, retargeting, anchor points): animated values feed the render list, so the
+    /// damage of each frame must cover everything they moved.
+    @Test(arguments: [21 as UInt64, 22])
+    func animatedFramesEqualFullRecomposite(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height))
+        root.backgroundColor = Color(rgb: 0x202020)
+        var layers: [Layer] = []
+        let palette = try (0..<3).map { k -> Bitmap in
+            let b = try Bitmap(width: 8 + k * 5, height: 6 + k * 4)
+            b.fill(Color(red: Double(k) / 3, green: 0.8, blue: 0.3, alpha: k == 1 ? 0.6 : 1))
+            return b
+        }
+        let incremental = try Compositor(pixelWidth: Self.width, pixelHeight: Self.height, clearColor: .black)
+        let reference = try Compositor(pixelWidth: Self.width, pixelHeight: Self.height, clearColor: .black)
+        reference.occlusionCulling = false
+        reference.scrollBlits = false
+        var time = 0.0
+        var animatedFrames = 0
+        for step in 0..<600 {
+            mutate(root: root, layers: &layers, palette: palette, rng: &rng)
+            if step % 2 == 0, let l = layers.randomElement(using: &rng) {
+                func rand(_ r: ClosedRange<Double>) -> Double { Double.random(in: r, using: &rng) }
+                let property: LayerAnimation.Property
+                switch Int.random(in: 0..<8, using: &rng) {
+                case 0: property = .position(from: Point(x: rand(-10...90), y: rand(-10...70)), to: nil)
+                case 1: property = .bounds(from: Rect(x: 0, y: 0, width: rand(2...40), height: rand(2...30)), to: nil)
+                case 2: property = .transform(from: AffineTransform(rotationAngle: rand(-3...3)).scaledBy(x: rand(0.3...2), y: rand(0.3...2)), to: nil)
+                case 3: property = .opacity(from: rand(0...1), to: Bool.random(using: &rng) ? nil : rand(0...1))
+                case 4: property = .backgroundColor(from: Color(red: rand(0...1), green: 0.2, blue: 0.9, alpha: rand(0...1)), to: nil)
+                case 5: property = .cornerRadius(from: rand(0...12), to: nil)
+                case 6: property = .borderWidth(from: rand(0...4), to: nil)
+                default: property = .borderColor(from: nil, to: Color(red: 1, green: 1, blue: rand(0...1)))
+                }
+                let timings: [LayerAnimation.Timing] = [.linear, .easeInOut, .cubicBezier(x1: 0.7, y1: -0.5, x2: 0.3, y2: 1.5),
+                                                        .spring(LayerAnimation.Spring(stiffness: rand(50...400), damping: rand(2...30)))]
+                if Int.random(in: 0..<4, using: &rng) == 0 { l.anchorPoint = Point(x: rand(0...1), y: rand(0...1)) }
+                l.add(LayerAnimation(property: property, duration: rand(0.05...0.5), timing: timings.randomElement(using: &rng)!,
+                                     delay: Bool.random(using: &rng) ? 0 : rand(0...0.1), repeatCount: [1, 2, 1.5].randomElement(using: &rng)!,
+                                     autoreverses: Bool.random(using: &rng), beginsFromCurrentState: Bool.random(using: &rng),
+                                     isRemovedOnCompletion: Int.random(in: 0..<4, using: &rng) != 0))
+            }
+            time += 1.0 / 60
+            let snap = root.snapshot()
+            let f = incremental.composite(snap, at: time)
+            if f.hasRunningAnimations { animatedFrames += 1 }
+            reference.compositeFully(snap, at: time)
+            let diff = firstDifference(incremental.backBuffer, reference.backBuffer)
+            #expect(diff == nil, "seed \(seed) step \(step): pixel \(diff.map { "\($0)" } ?? "") differs")
+            if diff != nil { return }
+        }
+        #expect(animatedFrames > 300, "only \(animatedFrames) frames had animations running")
+    }
+
     func mutate(root: Layer, layers: inout [Layer], palette: [Bitmap], rng: inout SplitMix64) {
         func rand(_ r: ClosedRange<Double>) -> Double { Double.random(in: r, using: &rng) }
         func anyLayer() -> Layer? { layers.randomElement(using: &rng) }

@@ -12,7 +12,10 @@ import SilkGeometry
 // subnodes are on top and are asked first.
 //
 // Conversion goes through each node's `convertToSubnodeSpace(_:)` /
-// `convertFromSubnodeSpace(_:)`, the hook a scrolling container uses to apply its content offset.
+// `convertFromSubnodeSpace(_:)`, the hook a scrolling container uses to apply its content offset,
+// and through each node's `transform` about its anchor point (`transformToSupernode`), so a
+// rotated or scaled node takes touches where it is drawn. Hit testing uses model values: during
+// an animation a node takes touches where the animation ends, as in UIKit.
 
 extension DisplayNode {
     /// Whether this node can take touches at all (not hidden, visible, interaction enabled).
@@ -27,8 +30,8 @@ extension DisplayNode {
         if !clipsToBounds || bounds.contains(point) {
             let inner = convertToSubnodeSpace(point)
             for child in subnodes.reversed() {
-                let f = child.frame
-                if let hit = child.hitTest(Point(x: inner.x - f.minX, y: inner.y - f.minY)) { return hit }
+                guard let local = child.convertFromSupernodeSpace(inner) else { continue }
+                if let hit = child.hitTest(local) { return hit }
             }
         }
         return pointInside(point) ? self : nil
@@ -46,18 +49,28 @@ extension DisplayNode {
         return node?.convertFromWindow(w) ?? w
     }
 
-    /// `rect` in this node's coordinates as a window rectangle (translation only: nodes have no
-    /// transforms). Main thread.
+    /// `rect` in this node's coordinates as a window rectangle: the bounding box of its corners
+    /// (exact when no node on the way is rotated). Main thread.
     public func convertToWindow(_ rect: Rect) -> Rect {
-        Rect(origin: convertToWindow(rect.origin), size: rect.size)
+        let corners = [Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
+                       Point(x: rect.minX, y: rect.maxY), Point(x: rect.maxX, y: rect.maxY)].map(convertToWindow)
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+
+    /// `point` in the supernode's subnode space (where `frame` is) converted into this node's
+    /// coordinates, through ``transform``; nil when the transform is singular. Main thread.
+    public func convertFromSupernodeSpace(_ point: Point) -> Point? {
+        let m = transformToSupernode
+        if m.isTranslation { return Point(x: point.x - m.tx, y: point.y - m.ty) }
+        return m.inverted?.apply(to: point)
     }
 
     func convertToWindow(_ point: Point) -> Point {
         var p = point
         var node = self
         while true {
-            let f = node.frame
-            p = Point(x: p.x + f.minX, y: p.y + f.minY)
+            p = node.transformToSupernode.apply(to: p)
             guard let parent = node.supernode else { return p }
             p = parent.convertFromSubnodeSpace(p)
             node = parent
@@ -70,8 +83,8 @@ extension DisplayNode {
         var p = point
         for (i, node) in chain.reversed().enumerated() {
             if i > 0 { p = node.supernode!.convertToSubnodeSpace(p) }
-            let f = node.frame
-            p = Point(x: p.x - f.minX, y: p.y - f.minY)
+            // A singular transform has no inverse: such a node draws nothing; keep the point.
+            p = node.convertFromSupernodeSpace(p) ?? p
         }
         return p
     }

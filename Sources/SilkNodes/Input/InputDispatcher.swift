@@ -77,8 +77,8 @@ public final class InputDispatcher {
 
     /// The frontmost node at a window location that takes touches. Main thread.
     public func hitTest(_ point: Point) -> DisplayNode? {
-        let f = rootNode.frame
-        return rootNode.hitTest(Point(x: point.x - f.minX, y: point.y - f.minY))
+        guard let local = rootNode.convertFromSupernodeSpace(point) else { return nil }
+        return rootNode.hitTest(local)
     }
 
     // MARK: Events
