@@ -155,6 +155,7 @@ public final class Window: PresenterEventHandler {
         let w = Int((size.width * scale).rounded(.up)), h = Int((size.height * scale).rounded(.up))
         let compositor = try Compositor(pixelWidth: w, pixelHeight: h, scale: scale,
                                         clearColor: rootLayer.backgroundColor ?? .white)
+        compositor.endsAnimations = false  // settling here must not end the window's animations
         let snapshot = rootLayer.snapshot()
         compositor.compositeFully(snapshot, at: 0)
         compositor.compositeFully(snapshot, at: 3600)

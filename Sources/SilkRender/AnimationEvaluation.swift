@@ -159,6 +159,8 @@ struct AnimationClock {
     /// Completions due (render thread → main loop).
     var completions: [@Sendable () -> Void] = []
     private(set) var hasRunningAnimations = false
+    /// Whether animations that end here claim their ending (see `Compositor.endsAnimations`).
+    var endsAnimations = true
     /// Some running animation will end by itself (not one repeating forever).
     private(set) var hasEndingAnimations = false
 
@@ -207,7 +209,7 @@ struct AnimationClock {
             let elapsed = time - r.start - a.delay
             if !r.ended && elapsed >= a.activeDuration {
                 r.ended = true
-                if let done = a.ending.end(finished: true) { completions.append { done(true) } }
+                if endsAnimations, let done = a.ending.end(finished: true) { completions.append { done(true) } }
             }
             if !r.ended {
                 hasRunningAnimations = true

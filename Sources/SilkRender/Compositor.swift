@@ -24,6 +24,12 @@ public final class Compositor {
     /// Move already-composited pixels when content scrolls by whole pixels (on by default; the
     /// property test's reference turns it off).
     public var scrollBlits = true
+    /// Whether animations that end in this compositor's frames count as ended: their
+    /// completions are returned in ``Frame/completions`` and they never play again. True for a
+    /// window's render thread; an off-screen render of a live tree (`Window.renderImage()`)
+    /// sets it to false, so settling the tree there neither runs completions nor cuts the
+    /// window's own animations short.
+    public var endsAnimations = true
 
     private var previous: [RenderEntry] = []
     private var animationClock = AnimationClock()
@@ -86,6 +92,7 @@ public final class Compositor {
     @discardableResult
     public func composite(_ root: LayerSnapshot, at time: Double) -> Frame {
         let screen = backBuffer.bounds
+        animationClock.endsAnimations = endsAnimations
         var builder = RenderListBuilder(screen: screen, time: time, clock: animationClock)
         animationClock = AnimationClock()  // moved into the builder: its dictionaries stay unshared
         let list = builder.build(root, rootTransform: AffineTransform(scaleX: scale, y: scale))

@@ -139,6 +139,26 @@ private typealias AffineTransform = SilkGeometry.AffineTransform
         #expect(log.current.last == "nan false")
     }
 
+    /// An off-screen render that settles the tree (`Window.renderImage`) must not end the
+    /// window's animations: no completions there, and the window's compositor still plays them.
+    @Test func offscreenSettlingDoesNotEndAnimations() throws {
+        let root = box()
+        root.frame = Rect(x: 0, y: 0, width: 20, height: 20)
+        let ran = Locked(0)
+        root.add(LayerAnimation(property: .opacity(from: 0, to: nil), duration: 1, completion: { _ in ran.withLock { $0 += 1 } }))
+        let s = root.snapshot()
+        let offscreen = try Compositor(pixelWidth: 20, pixelHeight: 20)
+        offscreen.endsAnimations = false
+        offscreen.compositeFully(s, at: 0)
+        #expect(offscreen.composite(s, at: 3600).completions.isEmpty)
+        let window = try Compositor(pixelWidth: 20, pixelHeight: 20)
+        #expect(window.composite(s, at: 0).hasRunningAnimations)
+        let end = window.composite(s, at: 1.5)
+        #expect(!end.hasRunningAnimations && end.completions.count == 1)
+        end.completions.forEach { $0() }
+        #expect(ran.current == 1)
+    }
+
     /// Interrupting a move with a new one that begins from the current state continues from
     /// the on-screen value: no frame jumps further than the motion itself would carry it.
     @Test(arguments: [LayerAnimation.Timing.linear, .easeInOut, .spring(.default)])

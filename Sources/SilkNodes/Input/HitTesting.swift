@@ -52,6 +52,11 @@ extension DisplayNode {
     /// `rect` in this node's coordinates as a window rectangle: the bounding box of its corners
     /// (exact when no node on the way is rotated). Main thread.
     public func convertToWindow(_ rect: Rect) -> Rect {
+        var n: DisplayNode? = self
+        var transformed = false
+        while let node = n, !transformed { transformed = !node.transform.isIdentity; n = node.supernode }
+        // Untransformed (the common case): the size is exact, not a difference of corners.
+        if !transformed { return Rect(origin: convertToWindow(rect.origin), size: rect.size) }
         let corners = [Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
                        Point(x: rect.minX, y: rect.maxY), Point(x: rect.maxX, y: rect.maxY)].map(convertToWindow)
         let xs = corners.map(\.x), ys = corners.map(\.y)
