@@ -133,7 +133,9 @@ struct LayerValues {
 /// What the compositor remembers about animations between frames (render thread only).
 struct AnimationClock {
     struct Running {
-        let animation: LayerAnimation
+        /// The animation as added, or, for a spring that took over a moving value, with the
+        /// spring's initial velocity set to carry that motion on.
+        var animation: LayerAnimation
         /// Frame time of the first frame that showed it.
         var start: Double
         /// The start value: the property's `from`, or the presentation value when it began from
@@ -193,10 +195,14 @@ struct AnimationClock {
                 r = existing
             } else {
                 var from = a.property.fromValue
+                var effective = a
                 if a.beginsFromCurrentState, let prev = latest[LayerKey(layer: s.id, key: key)], let p = running[prev] {
                     from = sample(p, at: time) ?? p.model
+                    if let carried = springCarryingVelocity(a, of: p, from: from, to: a.property.toValue ?? modelValue, at: time) {
+                        effective = carried
+                    }
                 }
-                r = Running(animation: a, start: time, from: from, model: modelValue, lastSeen: time)
+                r = Running(animation: effective, start: time, from: from, model: modelValue, lastSeen: time)
                 // An animation that already finished (its state dropped while hidden) does not replay.
                 if a.ending.hasFinished, a.activeDuration.isFinite {
                     r.ended = true
@@ -219,6 +225,37 @@ struct AnimationClock {
             if let v = sample(r, at: time) { values.set(v, for: key) }
         }
         return values
+    }
+
+    /// A spring animation (at its natural duration, without delay) that takes over a value
+    /// another animation is still moving starts with that motion's velocity, projected on its
+    /// own path, so the hand-over keeps the speed as well as the value (UIKit's additive
+    /// springs feel). Numbers and points only; nil when nothing carries over.
+    private func springCarryingVelocity(_ a: LayerAnimation, of p: Running, from: AnimatedValue, to: AnimatedValue,
+                                        at time: Double) -> LayerAnimation? {
+        guard case let .spring(spring) = a.timing, a.delay == 0, a.duration == spring.settlingDuration, !p.ended,
+              time - p.start - p.animation.delay > 0 else { return nil }
+        let h = 1.0 / 240
+        guard let now = sample(p, at: time), let before = sample(p, at: time - h) else { return nil }
+        let v: Double   // velocity along the new path, in path lengths per second
+        switch (now, before, from, to) {
+        case let (.number(x1), .number(x0), .number(f), .number(t)):
+            guard abs(t - f) > 1e-9 else { return nil }
+            v = (x1 - x0) / h / (t - f)
+        case let (.point(p1), .point(p0), .point(f), .point(t)):
+            let dx = t.x - f.x, dy = t.y - f.y, len2 = dx * dx + dy * dy
+            guard len2 > 1e-12 else { return nil }
+            v = ((p1.x - p0.x) * dx + (p1.y - p0.y) * dy) / h / len2
+        default:
+            return nil
+        }
+        guard v.isFinite, v != 0 else { return nil }
+        let carried = LayerAnimation.Spring(mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
+                                            initialVelocity: spring.initialVelocity + v)
+        var b = a
+        b.timing = .spring(carried)
+        b.duration = carried.settlingDuration
+        return b
     }
 
     /// What `r` shows at `time`, or nil when the model value shows (it ended and is removed on

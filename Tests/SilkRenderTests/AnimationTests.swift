@@ -197,6 +197,24 @@ private typealias AffineTransform = SilkGeometry.AffineTransform
         #expect(mid.position.x == 0 && abs(jumped - 200) < 5)
     }
 
+    /// A spring taking over a moving value keeps its speed: right after the hand-over the value
+    /// moves at the old animation's 300 pt/s (without the carried velocity it starts from rest).
+    @Test func springRetargetCarriesVelocity() {
+        let l = box()
+        l.position = Point(x: 300, y: 5)
+        l.add(LayerAnimation(property: .position(from: Point(x: 0, y: 5), to: nil), duration: 1, timing: .linear))
+        var clock = AnimationClock()
+        for frame in 0..<20 { clock.beginFrame(); _ = clock.evaluate(l.snapshot(), at: Double(frame) / 60) }
+        l.position = Point(x: 600, y: 5)
+        l.add(LayerAnimation(property: .position(from: .zero, to: nil), spring: .init(dampingRatio: 1, response: 0.5),
+                             beginsFromCurrentState: true))
+        let t0 = 20.0 / 60, dt = 1e-5
+        let x0 = clock.evaluate(l.snapshot(), at: t0).position.x
+        let x1 = clock.evaluate(l.snapshot(), at: t0 + dt).position.x
+        #expect(abs(x0 - 100) < 1e-6)                                   // no jump in value
+        #expect(abs((x1 - x0) / dt - 300) < 5, "speed after the hand-over \((x1 - x0) / dt) pt/s")  // nor in speed
+    }
+
     @Test func everyPropertyAnimates() {
         let l = box()
         l.bounds = Rect(x: 0, y: 0, width: 40, height: 20)
