@@ -141,7 +141,18 @@ public final class NodePass {
     /// Sets the frames of `node`'s child nodes from its layout, then recurses into them.
     /// Containers call it for the items they position themselves. Main thread.
     static func apply(_ layout: Layout, to node: DisplayNode) {
-        let children = layoutChildren(layout, of: node)
+        var children: [(DisplayNode, Layout, Point)] = []
+        func collect(_ l: Layout, _ offset: Point) {
+            for sub in l.sublayouts {
+                let origin = Point(x: offset.x + sub.position.x, y: offset.y + sub.position.y)
+                if let child = sub.element as? DisplayNode, child !== node {
+                    children.append((child, sub, origin))
+                } else {
+                    collect(sub, origin)
+                }
+            }
+        }
+        collect(layout, .zero)
         if node.automaticallyManagesSubnodes {
             let wanted = children.map(\.0)
             // Subnodes a layout transition is fading out stay until it completes.
@@ -161,7 +172,8 @@ public final class NodePass {
     }
 
     /// The nodes `layout` places directly under `node` (through any specs in between), with
-    /// their sublayouts and origins in `node`'s coordinates.
+    /// their sublayouts and origins in `node`'s coordinates (what `apply` collects; a layout
+    /// transition needs them before applying).
     static func layoutChildren(_ layout: Layout, of node: DisplayNode) -> [(DisplayNode, Layout, Point)] {
         var children: [(DisplayNode, Layout, Point)] = []
         func collect(_ l: Layout, _ offset: Point) {
