@@ -103,6 +103,14 @@ extension PipelineTests {
             for n in [a, b, c] { n.displaysAsynchronously = false }
             let s = Switch()
             let root = makeRoot([[a, b], [b, c]], s)
+            // Where the new layout is measured: never on the pass thread (this one).
+            let passThread = pthread_self()
+            let measuredOnPassThread = Locked<Bool?>(nil)
+            let spec = root.layoutSpecBlock!
+            root.layoutSpecBlock = { n, range in
+                if s.state.current == 1 { measuredOnPassThread.withLock { $0 = pthread_equal(pthread_self(), passThread) != 0 } }
+                return spec(n, range)
+            }
             let h = Harness(root: root)
             #expect(h.iterate(until: { h.pass.isDisplayComplete }))
             #expect(b.frame.minY == 10 && same(root.subnodes, [a, b]))
@@ -113,6 +121,7 @@ extension PipelineTests {
             let done = Locked<[Bool]>([])
             root.transitionLayout(animated: true, duration: 0.2, timing: .linear) { ok in done.withLock { $0.append(ok) } }
             #expect(h.iterate(until: { c.supernode === root }), "the measured layout never arrived")
+            #expect(measuredOnPassThread.current == false)
             // The new layout is the model; the removed node stays (behind) until the end.
             #expect(b.frame == Rect(x: 0, y: 0, width: 20, height: 10))
             #expect(c.frame == Rect(x: 0, y: 10, width: 20, height: 10))
