@@ -242,6 +242,30 @@ private typealias AffineTransform = SilkGeometry.AffineTransform
         #expect(v.opacity == 0.25)
     }
 
+    /// Degenerate values along the way — a zero scale, a spring overshooting into a mirror, a
+    /// size of zero — composite without a crash and settle on the model.
+    @Test func degenerateFramesCompositeSafely() throws {
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: 40, height: 40)
+        let l = Layer()
+        l.frame = Rect(x: 10, y: 10, width: 20, height: 20)
+        let image = try Bitmap(width: 8, height: 8)
+        image.fill(.red)
+        l.contents = image
+        l.backgroundColor = .blue
+        l.cornerRadius = 4
+        root.addSublayer(l)
+        l.add(LayerAnimation(property: .transform(from: AffineTransform(scaleX: 0, y: 0), to: nil),
+                             spring: .init(mass: 1, stiffness: 400, damping: 2)))
+        l.add(LayerAnimation(property: .bounds(from: Rect(x: 0, y: 0, width: 0, height: 0), to: nil), duration: 0.2,
+                             timing: .cubicBezier(x1: 0.5, y1: -2, x2: 0.5, y2: 3)))
+        let c = try Compositor(pixelWidth: 40, pixelHeight: 40)
+        var t = 0.0
+        while c.composite(root.snapshot(), at: t).hasRunningAnimations && t < 20 { t += 1.0 / 60 }
+        #expect(t < LayerAnimation.Spring.maximumSettlingDuration + 0.1)
+        #expect(c.backBuffer.argb32(x: 20, y: 20) == 0xffff_0000)
+    }
+
     /// Transforms interpolate by parts: a scale-and-rotate halfway is half the scale and half
     /// the angle, never a squashed matrix.
     @Test func transformsInterpolateByDecomposition() {
