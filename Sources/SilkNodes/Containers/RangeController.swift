@@ -294,7 +294,8 @@ extension CollectionNode {
                     node.frame = frame
                     if let animation, let from = animation.oldFrames[id], updateAnimationDuration > 0, let layer = node.layer {
                         layer.add(LayerAnimation(property: .position(from: Point(x: from.midX, y: from.midY), to: nil),
-                                                 duration: updateAnimationDuration, timing: .easeInOut))
+                                                 duration: updateAnimationDuration, timing: .easeInOut,
+                                                 beginsFromCurrentState: true))  // a quick second update continues the move
                     }
                 }
                 if node.interfaceState != state { node.setInterfaceState(state) }
