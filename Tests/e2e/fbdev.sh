@@ -10,6 +10,10 @@
 #   3. a pointer click (virtio tablet) on the fourth tile changes the screen again;
 #   4. SIGTERM ends the app with the console restored to KD_TEXT (the app's line in the serial log,
 #      and the exit status).
+# A VM on bochs-drm runs the same kiosk checks on `--backend kms` (/dev/dri/card0, page flips), plus:
+# a `--mode` the connector lacks exits 2 with one line; after SIGTERM the CRTC is restored (log
+# line) and a screendump shows the console's text again; then `silk bench --backend kms --quick`
+# reports its page flips (JSON validated against the schema).
 # A third VM (bochs) runs `silk demo form` with the on-screen keyboard forced on and checks typing
 # by taps on it and by send-key, dead keys included (Tests/e2e/fbdev_form_check.py).
 # Prints "fbdev-e2e: N passed, M failed"; exits non-zero on any failure. Everything runs under
@@ -113,6 +117,14 @@ if grep -q "app=form" /proc/cmdline; then
   # The sign-in form with the on-screen keyboard forced on (the VM has a keyboard device), a still
   # caret, and the us(intl) layout, whose apostrophe is a dead acute.
   SILK_OSK=always SILK_CARET_BLINK=0 XKB_DEFAULT_LAYOUT=us XKB_DEFAULT_VARIANT=intl /silk demo form --backend fbdev &
+elif grep -q "app=kms" /proc/cmdline; then
+  # KMS on bochs-drm's /dev/dri/card0. Text on tty1 first, so that a screendump after the app
+  # shows whether the console came back; then a mode the connector lacks (one line, exit 2).
+  i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+  for n in 1 2 3 4 5 6 7 8; do echo "SILK KMS E2E CONSOLE LINE $n ################################" > /dev/tty1; done
+  /silk demo kiosk --backend kms --mode 123x45 --seconds 5 >/tmp/badmode.out 2>/tmp/badmode.err
+  echo "INIT badmode exit=$? lines=$(wc -l < /tmp/badmode.err) $(head -c 300 /tmp/badmode.err)"
+  /silk demo kiosk --backend kms --clock 09:41:00 &
 else
   /silk demo kiosk --backend fbdev --clock 09:41:00 &
 fi
@@ -120,6 +132,13 @@ PID=$!
 # The harness writes "term" to the second serial port when it wants the app stopped.
 read -r cmd < /dev/ttyS1
 echo "INIT sending SIGTERM ($cmd)"; kill -TERM $PID; wait $PID; echo "INIT app exit=$?"
+if grep -q "app=kms" /proc/cmdline; then
+  # After the host's screendump of the console: the benchmark presenting by page flips.
+  read -r cmd < /dev/ttyS1
+  /silk bench --backend kms --quick --scene layers-scroll,rainforest-scroll --json /tmp/bench.json
+  echo "INIT bench exit=$?"
+  echo "INIT bench json begin"; cat /tmp/bench.json; echo; echo "INIT bench json end"
+fi
 echo "INIT done"; while :; do sleep 60; done
 INIT
 chmod +x "$R/init"
@@ -160,6 +179,7 @@ run_vm() {  # name fbmode kernel-args [checker args…]; FBDEV_E2E_ONLY=name,…
 run_vm bochs-32bpp bochs "video=${W_}x${H_}"
 run_vm vesafb-16bpp vesa "vga=0x317"
 BUDGET=${FBDEV_E2E_BENCH_TIMEOUT:-90} run_vm bench-bochs bochs "video=${W_}x${H_} app=bench" "$ROOT/Tests/e2e/fbdev_bench_check.py" "$WORK/bench-bochs" "$ROOT"
+BUDGET=${FBDEV_E2E_KMS_TIMEOUT:-120} run_vm kms-bochs bochs "video=${W_}x${H_} app=kms" "$ROOT/Tests/e2e/fbdev_check.py" "$WORK/kms-bochs" "$WORK/reference.png" kms "$ROOT"
 BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
