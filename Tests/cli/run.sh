@@ -170,6 +170,16 @@ printf 'keep me\n' >"$tmp/not-a-framebuffer"
 expect_refusal fbdev-existing-file "not a framebuffer" -- bench --backend fbdev --device "$tmp/not-a-framebuffer" --quick --scene layers-scroll
 if [ "$(cat "$tmp/not-a-framebuffer")" = "keep me" ]; then ok; else bad "fbdev --device: an existing file was changed or deleted"; fi
 expect_refusal fbdev-tty "is not a framebuffer device" -- demo --backend fbdev --device /dev/tty --no-console
+# KMS without a DRM device: a regular file, a character device that is not DRM, a missing card,
+# a malformed --mode (a mode the connector lacks and a card without connectors: Tests/e2e/fbdev.sh).
+expect_refusal kms-regular-file "is not a DRM/KMS device (it is a regular file)" -- demo --backend kms --device "$tmp/not-a-framebuffer"
+if [ "$(cat "$tmp/not-a-framebuffer")" = "keep me" ]; then ok; else bad "kms --device: an existing file was changed"; fi
+expect_refusal kms-not-drm "/dev/null is not a DRM/KMS device" -- demo --backend kms --device /dev/null --no-console
+expect_refusal kms-missing "/dev/dri/card97 does not exist" -- demo kiosk --backend kms --device /dev/dri/card97
+expect_refusal kms-bench-not-drm "is not a DRM/KMS device" -- bench --backend kms --device /dev/null --quick --scene layers-scroll
+expect_refusal kms-mode-malformed "--mode '1024x'" -- demo --backend kms --mode 1024x
+expect_refusal kms-mode-rate "--mode '640x480@0'" -- bench --backend kms --mode 640x480@0
+expect_refusal kms-buffers "--buffers 5" -- demo --backend kms --buffers 5
 
 # --- the kiosk says when it is displayed (Window.whenDisplayed; the framebuffer e2e waits for
 # the line) and then sits idle: a spec that re-set its tiles' styles used to relayout on every
