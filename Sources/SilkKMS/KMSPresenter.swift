@@ -312,6 +312,8 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         }
         if closed { return }
         let context = Unmanaged.passUnretained(self).toOpaque()
+        // Before the call: a driver without vblank completes (and stamps) the flip inside it.
+        let committed = KMSPresenter.now()
         if drmModePageFlip(fd, crtcID, b.fbID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), context) != 0 {
             let e = SystemCallError(call: "drmModePageFlip", errno: errno)
             if e.errno == ENODEV || e.errno == ENXIO || e.errno == EIO || e.errno == ENOENT {
@@ -320,7 +322,7 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
             throw KMSError(device: devicePath, kind: .systemCall(e))
         }
         pending = target
-        commitTime = KMSPresenter.now()
+        commitTime = committed
         stats.framesPresented += 1
     }
 

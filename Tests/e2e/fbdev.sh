@@ -124,7 +124,7 @@ elif grep -q "app=kms" /proc/cmdline; then
   for n in 1 2 3 4 5 6 7 8; do echo "SILK KMS E2E CONSOLE LINE $n ################################" > /dev/tty1; done
   /silk demo kiosk --backend kms --mode 123x45 --seconds 5 >/tmp/badmode.out 2>/tmp/badmode.err
   echo "INIT badmode exit=$? lines=$(wc -l < /tmp/badmode.err) $(head -c 300 /tmp/badmode.err)"
-  /silk demo kiosk --backend kms --clock 09:41:00 &
+  /silk demo kiosk --backend kms --mode 1024x768@60 --clock 09:41:00 &
 else
   /silk demo kiosk --backend fbdev --clock 09:41:00 &
 fi
