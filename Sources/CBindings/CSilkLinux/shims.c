@@ -199,7 +199,11 @@ void silk_console_guard_restore(void) {
 int silk_console_guard_restored(void) { return atomic_load(&guard_done); }
 
 static void guard_fatal(int sig) {
-    silk_display_guard_restore();
+    if (silk_display_guard_restore() == 0) {
+        // One line on stderr (write(2) is async-signal-safe), so a crash's restore is visible.
+        static const char note[] = "kms: previous CRTC restored after a fatal signal\n";
+        ssize_t n = write(2, note, sizeof note - 1); (void)n;
+    }
     silk_console_guard_restore();
     signal(sig, SIG_DFL);  // SA_RESETHAND did this already; kept for clarity
     raise(sig);
