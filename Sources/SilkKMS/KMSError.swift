@@ -62,6 +62,9 @@ public struct KMSError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(device) does not exist (is a DRM driver loaded? name another card with --device /dev/dri/cardN)"
         case let .permissionDenied(group):
             let g = group ?? "video"
+            if g == "root" {
+                return "\(device): permission denied — the node belongs to group root: run as root, or give DRM cards the 'video' group (udev) and add the user to it"
+            }
             return "\(device): permission denied — add the user to the '\(g)' group (sudo usermod -aG \(g) $USER, then log in again) or run as root"
         case let .notADRMDevice(what):
             return "\(device) is not a DRM/KMS device (\(what)); name a /dev/dri/cardN device"

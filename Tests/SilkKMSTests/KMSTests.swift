@@ -66,6 +66,8 @@ import Testing
         let e = KMSError(device: "/dev/null", kind: .notADRMDevice("x"))
         #expect(e.isBadInput && e.description.hasPrefix("/dev/null is not a DRM/KMS device"))
         #expect(!KMSError(device: "/dev/dri/card0", kind: .disconnected("HDMI-A-1")).isBadInput)
+        #expect(KMSError(device: "/dev/dri/card0", kind: .permissionDenied(group: "video")).description.contains("add the user to the 'video' group"))
+        #expect(KMSError(device: "/dev/dri/card0", kind: .permissionDenied(group: "root")).description.contains("belongs to group root: run as root"))
     }
 
     @Test func theDisplayGuardRefusesBadArgumentsAndRestoresOnce() {

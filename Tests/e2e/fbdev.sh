@@ -123,6 +123,8 @@ elif grep -q "app=kms" /proc/cmdline; then
   # shows whether the console came back; then a mode the connector lacks (one line, exit 2).
   i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
   for n in 1 2 3 4 5 6 7 8; do echo "SILK KMS E2E CONSOLE LINE $n ################################" > /dev/tty1; done
+  /silk demo layers --backend auto --seconds 1 --no-scroll >/tmp/auto.log 2>&1
+  echo "INIT auto exit=$? chose: $(grep 'backend:' /tmp/auto.log | sed 's/.*backend: //')"
   /silk demo kiosk --backend kms --mode 123x45 --seconds 5 >/tmp/badmode.out 2>/tmp/badmode.err
   echo "INIT badmode exit=$? lines=$(wc -l < /tmp/badmode.err) $(head -c 300 /tmp/badmode.err)"
   /silk demo kiosk --backend kms --mode 1024x768@60 --clock 09:41:00 &
@@ -143,7 +145,7 @@ if grep -q "app=kms" /proc/cmdline; then
   # puts the CRTC (and the console's 1024x768 mode) back before the process dies.
   /silk demo kiosk --backend kms --clock 09:41:00 >/tmp/crash.log 2>&1 &
   P=$!; i=0; while ! grep -q "kiosk displayed" /tmp/crash.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
-  kill -SEGV $P; wait $P; echo "INIT crash exit=$?"; grep -E "^kms: |displayed" /tmp/crash.log | sed 's/^/INIT crash log: /'
+  kill -SEGV $P; wait $P; rc=$?; grep -E "^kms: |displayed" /tmp/crash.log | sed 's/^/INIT crash log: /'; echo "INIT crash exit=$rc"
 fi
 echo "INIT done"; while :; do sleep 60; done
 INIT
@@ -185,7 +187,7 @@ run_vm() {  # name fbmode kernel-args [checker args…]; FBDEV_E2E_ONLY=name,…
 run_vm bochs-32bpp bochs "video=${W_}x${H_}"
 run_vm vesafb-16bpp vesa "vga=0x317"
 BUDGET=${FBDEV_E2E_BENCH_TIMEOUT:-90} run_vm bench-bochs bochs "video=${W_}x${H_} app=bench" "$ROOT/Tests/e2e/fbdev_bench_check.py" "$WORK/bench-bochs" "$ROOT"
-BUDGET=${FBDEV_E2E_KMS_TIMEOUT:-120} run_vm kms-bochs bochs "video=${W_}x${H_} app=kms" "$ROOT/Tests/e2e/fbdev_check.py" "$WORK/kms-bochs" "$WORK/reference.png" kms "$ROOT"
+BUDGET=${FBDEV_E2E_KMS_TIMEOUT:-180} run_vm kms-bochs bochs "video=${W_}x${H_} app=kms" "$ROOT/Tests/e2e/fbdev_check.py" "$WORK/kms-bochs" "$WORK/reference.png" kms "$ROOT"
 BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

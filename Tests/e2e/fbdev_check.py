@@ -12,8 +12,13 @@ guest = Guest(work, shot_prefix='shot', give_up_on_exit=True)
 check, log_text, wait_for, qmp, screendump = guest.check, guest.log_text, guest.wait_for, guest.qmp, guest.screendump
 
 if mode == 'kms':
+    # --backend auto without WAYLAND_DISPLAY chooses KMS (before fbdev) and says why.
+    wait_for('INIT auto exit=', 90)
+    line = next((l for l in log_text().splitlines() if l.startswith('INIT auto exit=')), '')
+    check('--backend auto picks kms before fbdev and says why', line.startswith('INIT auto exit=0 ')
+          and 'chose: WAYLAND_DISPLAY is not set; kms /dev/dri/card0' in line, line.strip()[:300] or 'no "INIT auto" line')
     # Bad input before the app: a mode the connector lacks is one line on stderr and exit 2.
-    wait_for('INIT badmode exit=', 40)
+    wait_for('INIT badmode exit=', 60)
     line = next((l for l in log_text().splitlines() if l.startswith('INIT badmode exit=')), '')
     check('--mode the connector lacks: exit 2 with one line naming the mode', line.startswith('INIT badmode exit=2 lines=1 ')
           and 'no mode 123x45' in line, line.strip()[:300])
@@ -107,7 +112,7 @@ if mode == 'kms':
     check("the console's 1024x768 mode is back after the benchmark used the preferred mode",
           (bw, bh) == (1024, 768) and report is not None and report.get('size') != [1024, 768], f"{bw}x{bh}, bench ran at {report.get('size') if report else '?'}")
     # A crash (SIGSEGV) of the kiosk at the preferred mode: the C guard restores the CRTC.
-    wait_for('INIT crash exit=', 40)
+    wait_for('INIT crash exit=', 60)
     text = log_text()
     status = next((l.split('=')[1].strip() for l in text.splitlines() if l.startswith('INIT crash exit=')), '?')
     check('SIGSEGV: the fatal-signal guard restores the CRTC and the signal still kills the app',
