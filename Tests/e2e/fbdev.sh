@@ -13,8 +13,9 @@
 # A VM on bochs-drm runs the same kiosk checks on `--backend kms` (/dev/dri/card0, page flips), plus:
 # a `--mode` the connector lacks exits 2 with one line; after SIGTERM the CRTC is restored (log
 # line) and a screendump shows the console's text again; then `silk bench --backend kms --quick`
-# reports its page flips (JSON validated against the schema); a SIGSEGV of the kiosk restores the
-# CRTC from the fatal-signal guard.
+# reports its page flips (JSON validated against the schema); the kiosk on three buffers at the
+# preferred 1280x800 matches its snapshot; a SIGSEGV of it restores the CRTC from the
+# fatal-signal guard.
 # A third VM (bochs) runs `silk demo form` with the on-screen keyboard forced on and checks typing
 # by taps on it and by send-key, dead keys included (Tests/e2e/fbdev_form_check.py).
 # Prints "fbdev-e2e: N passed, M failed"; exits non-zero on any failure. Everything runs under
@@ -63,6 +64,9 @@ log "kernel $KVER"
 W_=1024; H_=768
 SILK_KIOSK_CLOCK=09:41:00 "$SILK" snapshot kiosk --size ${W_}x${H_} --out "$WORK/reference.png" >/dev/null &
 REFPID=$!
+# bochs-drm's preferred mode, where the KMS VM runs the kiosk with three buffers.
+SILK_KIOSK_CLOCK=09:41:00 "$SILK" snapshot kiosk --size 1280x800 --out "$WORK/reference-1280x800.png" >/dev/null &
+REF2PID=$!
 SILK_OSK=always SILK_CARET_BLINK=0 "$SILK" demo form --backend headless --size ${W_}x${H_} --seconds 1 \
   --form-fill "Ada|zoé@x.org|1234" --form-focus pin --out "$WORK/form-reference.png" >/dev/null &
 FORMREFPID=$!
@@ -141,10 +145,13 @@ if grep -q "app=kms" /proc/cmdline; then
   /silk bench --backend kms --quick --scene layers-scroll --json /tmp/bench.json
   echo "INIT bench exit=$?"
   echo "INIT bench json begin"; cat /tmp/bench.json; echo; echo "INIT bench json end"
-  # A crash: the kiosk at the preferred mode gets SIGSEGV once displayed; the fatal-signal guard
-  # puts the CRTC (and the console's 1024x768 mode) back before the process dies.
-  /silk demo kiosk --backend kms --clock 09:41:00 >/tmp/crash.log 2>&1 &
+  # The kiosk at the preferred mode with three buffers (the host compares a screendump), then
+  # a crash: SIGSEGV on the host's word; the fatal-signal guard puts the CRTC (and the console's
+  # 1024x768 mode) back before the process dies.
+  /silk demo kiosk --backend kms --buffers 3 --clock 09:41:00 >/tmp/crash.log 2>&1 &
   P=$!; i=0; while ! grep -q "kiosk displayed" /tmp/crash.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+  echo "INIT crash kiosk displayed"
+  read -r cmd < /dev/ttyS1
   kill -SEGV $P; wait $P; rc=$?; grep -E "^kms: |displayed" /tmp/crash.log | sed 's/^/INIT crash log: /'; echo "INIT crash exit=$rc"
 fi
 echo "INIT done"; while :; do sleep 60; done
@@ -152,6 +159,7 @@ INIT
 chmod +x "$R/init"
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$WORK/initrd.gz"
 wait $REFPID
+wait $REF2PID
 wait $FORMREFPID || echo "fbdev-e2e: the form reference did not render"
 log "initramfs $(du -h "$WORK/initrd.gz" | cut -f1); reference rendered"
 
