@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "SilkNodes", targets: ["SilkNodes"]),
         .library(name: "SilkFramebuffer", targets: ["SilkFramebuffer"]),
         .library(name: "SilkWayland", targets: ["SilkWayland"]),
+        .library(name: "SilkKMS", targets: ["SilkKMS"]),
         .library(name: "SilkNetworkImage", targets: ["SilkNetworkImage"]),
         .library(name: "Silk", targets: ["Silk"]),
         // Tools/ (the CLI, benchmark, demo scenes, demo server, corpus evaluator) are not
@@ -51,6 +52,8 @@ let package = Package(
         systemLibrary("CWaylandClient", pkgConfig: "wayland-client", apt: ["libwayland-dev"]),
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev"]),
         systemLibrary("CWaylandCursor", pkgConfig: "wayland-cursor", apt: ["libwayland-dev"]),
+        // libdrm: the KMS presenter's modesetting, dumb buffers and page flips (SilkKMS).
+        systemLibrary("CDRM", pkgConfig: "libdrm", apt: ["libdrm-dev"]),
         // wayland-scanner output for protocols/*.xml, committed (scripts/generate-protocols.sh).
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"], path: "Sources/CBindings/CWaylandProtocols"),
         // SHA-256 for the image cache's file names (SilkNetworkImage).
@@ -84,10 +87,16 @@ let package = Package(
                 dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender",
                                "CWaylandClient", "CWaylandProtocols", "CWaylandCursor", "CXKBCommon", "CSilkLinux", logging],
                 swiftSettings: strict),
+        // DRM/KMS: dumb buffers, modesetting, page flips read on an epoll loop. Beside the
+        // framebuffer presenter, sharing its console, evdev input and session (SilkFramebuffer).
+        .target(name: "SilkKMS",
+                dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkFramebuffer",
+                               "CDRM", "CSilkLinux", logging],
+                swiftSettings: strict),
         // The umbrella an app imports: re-exports the modules a screen is built from, adds
         // `Application`, `Window` and the backend choice.
         .target(name: "Silk", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender",
-                                             "SilkNodes", "SilkFramebuffer", "SilkWayland", logging],
+                                             "SilkNodes", "SilkFramebuffer", "SilkWayland", "SilkKMS", logging],
                 swiftSettings: strict),
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.
@@ -112,7 +121,7 @@ let package = Package(
                 path: "Tools/SilkBench", swiftSettings: strict),
         .executableTarget(name: "silk",
                           dependencies: ["Silk", "SilkSystem", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkScenes", "SilkBench",
-                                         "SilkDemoServer", "SilkNetworkImage", logging,
+                                         "SilkDemoServer", "SilkNetworkImage", "SilkKMS", logging,
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/silk", swiftSettings: strict),
 
@@ -129,6 +138,7 @@ let package = Package(
         .testTarget(name: "SilkNodesTests", dependencies: ["SilkNodes", "SilkTestSupport", "SilkScenes", "SilkDemoServer", "SilkNetworkImage"], swiftSettings: strict),
         .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkInput", "SilkSystem", "SilkTestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "SilkKMSTests", dependencies: ["SilkKMS", "SilkFramebuffer", "SilkSystem"], swiftSettings: strict),
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkSystem", "SilkTestSupport"], swiftSettings: strict),
         .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster", "SilkRunLoop", "SilkSystem"], swiftSettings: strict),
         .testTarget(name: "SilkNetworkImageTests",

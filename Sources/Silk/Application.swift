@@ -1,6 +1,7 @@
 import Foundation
 import SilkFramebuffer
 import SilkGeometry
+import SilkKMS
 import SilkRaster
 import SilkRender
 import SilkRunLoop
@@ -26,7 +27,9 @@ public final class Application {
     /// Evdev input options for the framebuffer backend (the device directory, grabbing devices,
     /// touch calibration); Wayland and headless windows ignore them. Set before `makeWindow`.
     public var inputOptions = InputOptions()
-    /// Whether the framebuffer backend switches the console to graphics mode (and back).
+    /// KMS card, connector, mode and rotation (used by `kms` and `auto`). Set before `makeWindow`.
+    public var kmsOptions = KMSOptions()
+    /// Whether the framebuffer and KMS backends switch the console to graphics mode (and back).
     public var takesConsole = true
     /// Why the app stopped abnormally (its backend failed), or nil. Exit non-zero when set.
     public private(set) var failure: String?
@@ -87,7 +90,7 @@ public final class Application {
         options.opaque = background.isOpaque
         let choice = try backend.open(pixelWidth: w, pixelHeight: h, scale: scale, headlessClock: headlessClock,
                                       options: options, framebuffer: framebufferOptions, input: inputOptions,
-                                      takeConsole: takesConsole)
+                                      takeConsole: takesConsole, kms: kmsOptions)
         explanation?(choice.explanation)
         let window = try Window(presenter: choice.presenter, background: background, loop: loop)
         window.closeRequested = { [weak self] in self?.quit() }

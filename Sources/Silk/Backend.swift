@@ -4,13 +4,15 @@ import SilkRaster
 import SilkRender
 import SilkWayland
 import SilkFramebuffer
+import SilkKMS
 import SilkSystem
 
 /// Where a window's frames go and its input comes from: a Wayland compositor, the Linux framebuffer
-/// with evdev, or memory. The raw values are the names a command line or a configuration file uses
-/// (`auto`, `wayland`, `fbdev`, `headless`).
+/// with evdev, DRM/KMS with evdev, or memory. The raw values are the names a command line or a
+/// configuration file uses (`auto`, `wayland`, `fbdev`, `kms`, `headless`).
 public enum Backend: String, Sendable, CaseIterable {
-    /// Wayland if `WAYLAND_DISPLAY` is set, else a usable `/dev/fb0`, else headless.
+    /// Wayland if `WAYLAND_DISPLAY` is set, else a DRM card with a connected display (KMS), else a
+    /// usable `/dev/fb0`, else headless.
     case auto
     /// A Wayland toplevel (`xdg_shell`) on the compositor named by `WAYLAND_DISPLAY` (`wayland-0`
     /// when unset); fails rather than falling back.
@@ -18,6 +20,10 @@ public enum Backend: String, Sendable, CaseIterable {
     /// The Linux framebuffer (`/dev/fbN`, or `$SILK_FBDEV`), with evdev input and the console
     /// switched to graphics mode; the window fills the screen. Fails rather than falling back.
     case fbdev
+    /// DRM/KMS (`/dev/dri/cardN`): dumb buffers shown by page flips paced by the display's
+    /// vertical blank, with evdev input and the console switched to graphics mode; the window
+    /// fills the screen. Fails rather than falling back.
+    case kms
     /// No display: frames are composited into memory on a virtual or real 60 Hz clock (tests,
     /// snapshots, CI).
     case headless
@@ -58,7 +64,7 @@ public struct WindowOptions: Sendable {
 public struct BackendChoice {
     /// The opened presenter, ready for a `Window`.
     public let presenter: any Presenter
-    /// The backend actually opened (`.auto` resolved to `.wayland`, `.fbdev` or `.headless`).
+    /// The backend actually opened (`.auto` resolved to `.wayland`, `.kms`, `.fbdev` or `.headless`).
     public let backend: Backend
     /// Human-readable reasoning ("WAYLAND_DISPLAY is not set; /dev/fb0: …; using headless").
     public let explanation: String
@@ -74,24 +80,27 @@ extension Backend {
 
     /// Opens a presenter for this backend at `pixelWidth`×`pixelHeight`.
     ///
-    /// `auto` tries Wayland (when `WAYLAND_DISPLAY` is set), then the framebuffer, then headless,
-    /// and explains each skip. Wayland windows take their size from the compositor's first
-    /// configure (`options` says what to ask for); the framebuffer fills its screen (the
-    /// requested size is ignored), with `framebuffer` choosing the device, rotation and pacing
-    /// and `input` the evdev options.
+    /// `auto` tries Wayland (when `WAYLAND_DISPLAY` is set), then KMS, then the framebuffer, then
+    /// headless, and explains each skip. Wayland windows take their size from the compositor's
+    /// first configure (`options` says what to ask for); KMS and the framebuffer fill their screen
+    /// (the requested size is ignored), with `kms` choosing the card, connector, mode and rotation,
+    /// `framebuffer` the device, rotation and pacing, and `input` the evdev options.
     public func open(pixelWidth: Int, pixelHeight: Int, scale: Double,
                      environment: [String: String] = SilkConfiguration.current.environment,
                      headlessClock: HeadlessPresenter.Clock = .realTime,
                      options: WindowOptions = WindowOptions(),
                      framebuffer: FramebufferOptions = FramebufferOptions(),
-                     input: InputOptions = InputOptions(), takeConsole: Bool = true) throws -> BackendChoice {
+                     input: InputOptions = InputOptions(), takeConsole: Bool = true,
+                     kms: KMSOptions = KMSOptions()) throws -> BackendChoice {
         var framebuffer = framebuffer
         framebuffer.scale = scale
+        var kms = kms
+        kms.scale = scale
         // The requested size decides every buffer of a headless or Wayland window (the
         // compositor's, the presenter's, captures): checked before any of them is allocated,
         // so `--size 16384x16384` is one clear error instead of gigabytes in seconds. The
         // framebuffer ignores the request (the screen decides).
-        if self != .fbdev, pixelWidth <= 0 || pixelHeight <= 0 || pixelWidth * pixelHeight > Backend.maximumWindowPixels {
+        if self != .fbdev, self != .kms, pixelWidth <= 0 || pixelHeight <= 0 || pixelWidth * pixelHeight > Backend.maximumWindowPixels {
             throw BackendError("a window of \(pixelWidth)×\(pixelHeight) pixels is over the limit of \(Backend.maximumWindowPixels / 1_000_000) MPx (Backend.maximumWindowPixels)")
         }
         switch self {
@@ -107,6 +116,9 @@ extension Backend {
         case .fbdev:
             return try FramebufferBackend.open(options: framebuffer, input: input, takeConsole: takeConsole,
                                                environment: environment)
+        case .kms:
+            do { return try KMSBackend.open(options: kms, input: input, takeConsole: takeConsole) }
+            catch { throw BackendError("kms: \(error)") }
         case .headless:
             let p = try HeadlessPresenter(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, clock: headlessClock)
             return BackendChoice(presenter: p, backend: .headless, explanation: "headless (requested)")
@@ -123,6 +135,20 @@ extension Backend {
                 }
             } else {
                 reasons.append("WAYLAND_DISPLAY is not set")
+            }
+            // KMS before the framebuffer: page flips paced by the real vblank, where /dev/fb0 is
+            // often DRM's emulation with a no-op FBIO_WAITFORVSYNC.
+            if kms.devicePath != nil || !KMSCard.candidatePaths().isEmpty {
+                do {
+                    let choice = try KMSBackend.open(options: kms, input: input, takeConsole: takeConsole)
+                    return BackendChoice(presenter: choice.presenter, backend: .kms,
+                                         explanation: reasons.joined(separator: "; ") + "; " + choice.explanation,
+                                         eventSource: choice.eventSource)
+                } catch {
+                    reasons.append("kms: \(error)")
+                }
+            } else {
+                reasons.append("kms: no /dev/dri/card* (no DRM driver)")
             }
             do {
                 let choice = try FramebufferBackend.open(options: framebuffer, input: input, takeConsole: takeConsole,

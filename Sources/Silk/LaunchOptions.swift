@@ -4,8 +4,8 @@ import SilkGeometry
 /// The options every Silk app understands on its command line, read by
 /// `Application(arguments:)`:
 ///
-/// - `--backend auto|wayland|fbdev|headless`: where frames go (default `auto`: Wayland when
-///   `WAYLAND_DISPLAY` is set, else the framebuffer, else headless).
+/// - `--backend auto|wayland|fbdev|kms|headless`: where frames go (default `auto`: Wayland when
+///   `WAYLAND_DISPLAY` is set, else KMS, else the framebuffer, else headless).
 /// - `--screenshot FILE.png`: once the first window is fully displayed, write it as a PNG and
 ///   quit (works on every backend; headless runs use it for tests and previews).
 /// - `--seconds N`: quit after N seconds.
@@ -14,7 +14,7 @@ import SilkGeometry
 ///   decide otherwise).
 /// - `--help`: print these options and exit.
 public struct LaunchOptions: Sendable, Equatable {
-    /// Where frames go (`--backend`); `.auto` picks Wayland, the framebuffer or headless by what
+    /// Where frames go (`--backend`); `.auto` picks Wayland, KMS, the framebuffer or headless by what
     /// the machine offers.
     public var backend: Backend = .auto
     /// `--screenshot`: the PNG file the first window is written to once it is fully displayed
@@ -41,7 +41,7 @@ public struct LaunchOptions: Sendable, Equatable {
     /// The options' help text (`--help`).
     public static let usage = """
         options:
-          --backend auto|wayland|fbdev|headless   where frames go (default: auto)
+          --backend auto|wayland|fbdev|kms|headless  where frames go (default: auto)
           --screenshot FILE.png                   write the first window once displayed, then quit
           --seconds N                             quit after N seconds
           --size WxH                              the first window's size in points

@@ -4,13 +4,44 @@ import SilkInput
 import SilkRender
 import SilkRunLoop
 
-/// A window shown on the framebuffer: feeds it evdev input, draws the software cursor while a
-/// mouse is in use, and on loop exit (stop, SIGINT, SIGTERM) stops rendering, then restores the
-/// console. Also reports a failure if the render thread fails or the device goes away (an
-/// unplugged display, say). Talks to its window only through `PresenterEventHandler`.
+/// A full-screen display on the console that a `FramebufferSession` drives: the framebuffer
+/// presenter, or the KMS presenter (SilkKMS). The session asks it for the screen's geometry (to map
+/// touches), checks it is still there once a second and shuts it down before the console returns.
+public protocol ConsoleDisplay: AnyObject, Sendable {
+    /// The screen's width in device pixels, before rotation.
+    var deviceWidth: Int { get }
+    /// The screen's height in device pixels, before rotation.
+    var deviceHeight: Int { get }
+    /// How the picture is turned on the panel (touches are turned the same way).
+    var rotation: Rotation { get }
+    /// Device pixels per point.
+    var scale: Double { get }
+    /// The prefix of the failure a session reports ("fbdev", "kms").
+    var failurePrefix: String { get }
+    /// Throws when the device is gone (unplugged, driver unbound, connector disconnected). Any
+    /// thread; the session calls it once a second from the main loop.
+    func checkDevice() throws
+    /// Stops presenting and gives the display back (after this nothing is drawn). Any thread.
+    func shutDown()
+}
+
+extension FramebufferPresenter: ConsoleDisplay {
+    /// The framebuffer's visible width (`ScreenInfo.width`).
+    public var deviceWidth: Int { info.width }
+    /// The framebuffer's visible height (`ScreenInfo.height`).
+    public var deviceHeight: Int { info.height }
+    /// "fbdev".
+    public var failurePrefix: String { "fbdev" }
+}
+
+/// A window shown full screen on the console — the framebuffer, or KMS through a `ConsoleDisplay`:
+/// feeds it evdev input, draws the software cursor while a mouse is in use, and on loop exit
+/// (stop, SIGINT, SIGTERM) stops rendering, then restores the console. Also reports a failure if
+/// the render thread fails or the device goes away (an unplugged display, say). Talks to its
+/// window only through `PresenterEventHandler`.
 @MainActor
 public final class FramebufferSession: PresenterEventSource {
-    let presenter: FramebufferPresenter
+    let presenter: any ConsoleDisplay
     let console: Console?
     let inputOptions: InputOptions
     private var input: EvdevInput?
@@ -23,6 +54,11 @@ public final class FramebufferSession: PresenterEventSource {
 
     public nonisolated init(presenter: FramebufferPresenter, console: Console?, inputOptions: InputOptions) {
         self.presenter = presenter; self.console = console; self.inputOptions = inputOptions
+    }
+
+    /// A session for any console display (the KMS presenter uses this). Any thread.
+    public nonisolated init(display: any ConsoleDisplay, console: Console?, inputOptions: InputOptions) {
+        self.presenter = display; self.console = console; self.inputOptions = inputOptions
     }
 
     /// `PresenterEventSource`: starts evdev input, the liveness checks and the exit observer.
@@ -45,7 +81,7 @@ public final class FramebufferSession: PresenterEventSource {
                 do { try self.presenter.checkDevice() } catch { problem = "\(error)" }
             }
             guard let problem else { return }
-            handler.presenterDidFail("fbdev: \(problem)")
+            handler.presenterDidFail("\(self.presenter.failurePrefix): \(problem)")
         }
         // Cursor: a ring drawn by the compositor like any layer, on top of everything.
         cursor.frame = Rect(x: 0, y: 0, width: 14, height: 14)
@@ -56,7 +92,7 @@ public final class FramebufferSession: PresenterEventSource {
         cursor.isHidden = true
         cursor.name = "cursor"
 
-        let screen = InputScreen(deviceWidth: presenter.info.width, deviceHeight: presenter.info.height,
+        let screen = InputScreen(deviceWidth: presenter.deviceWidth, deviceHeight: presenter.deviceHeight,
                                  rotation: presenter.rotation, scale: presenter.scale)
         let input = EvdevInput(screen: screen, options: inputOptions, loop: loop)
         input.log = { logger.notice("\($0)") }

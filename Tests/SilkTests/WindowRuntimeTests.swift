@@ -94,7 +94,7 @@ final class WindowRuntimeTests: XCTestCase {
     }
 
     @Test(arguments: [
-        (["--backend", "x11"], "--backend x11: not one of auto, wayland, fbdev, headless"),
+        (["--backend", "x11"], "--backend x11: not one of auto, wayland, fbdev, kms, headless"),
         (["--backend"], "--backend needs a value"),
         (["--screenshot", "a.jpg"], "--screenshot a.jpg: the file name must end in .png"),
         (["--seconds", "nan"], "--seconds nan: not a number of seconds between 0 and one year"),

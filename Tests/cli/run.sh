@@ -170,6 +170,26 @@ printf 'keep me\n' >"$tmp/not-a-framebuffer"
 expect_refusal fbdev-existing-file "not a framebuffer" -- bench --backend fbdev --device "$tmp/not-a-framebuffer" --quick --scene layers-scroll
 if [ "$(cat "$tmp/not-a-framebuffer")" = "keep me" ]; then ok; else bad "fbdev --device: an existing file was changed or deleted"; fi
 expect_refusal fbdev-tty "is not a framebuffer device" -- demo --backend fbdev --device /dev/tty --no-console
+# KMS without a DRM device: a regular file, a character device that is not DRM, a missing card,
+# a malformed --mode (a mode the connector lacks and a card without connectors: Tests/e2e/fbdev.sh).
+expect_refusal kms-regular-file "is not a DRM/KMS device (it is a regular file)" -- demo --backend kms --device "$tmp/not-a-framebuffer"
+if [ "$(cat "$tmp/not-a-framebuffer")" = "keep me" ]; then ok; else bad "kms --device: an existing file was changed"; fi
+expect_refusal kms-not-drm "/dev/null is not a DRM/KMS device" -- demo --backend kms --device /dev/null --no-console
+expect_refusal kms-missing "/dev/dri/card97 does not exist" -- demo kiosk --backend kms --device /dev/dri/card97
+expect_refusal kms-bench-not-drm "is not a DRM/KMS device" -- bench --backend kms --device /dev/null --quick --scene layers-scroll
+expect_refusal kms-mode-malformed "--mode '1024x'" -- demo --backend kms --mode 1024x
+expect_refusal kms-mode-rate "--mode '640x480@0'" -- bench --backend kms --mode 640x480@0
+expect_refusal kms-buffers "--buffers 5" -- demo --backend kms --buffers 5
+# No permission: a DRM-numbered node (major 226) that only root may open, tried as nobody (needs
+# root for mknod and setpriv; skipped otherwise).
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && mkdir -m 755 /tmp/silk-cli-kms-$$ \
+   && mknod -m 600 /tmp/silk-cli-kms-$$/card0 c 226 0 2>/dev/null; then
+  timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups "$silk" demo --backend kms --device /tmp/silk-cli-kms-$$/card0 \
+    >"$tmp/stdout" 2>"$tmp/stderr"; rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] && grep -q "card0: permission denied — the node belongs to group root" "$tmp/stderr"; then ok
+  else bad "kms-permission: expected exit 2 and one line naming the group; got rc=$rc: $(head -c 300 "$tmp/stderr")"; fi
+fi
+rm -rf /tmp/silk-cli-kms-$$
 
 # --- the kiosk says when it is displayed (Window.whenDisplayed; the framebuffer e2e waits for
 # the line) and then sits idle: a spec that re-set its tiles' styles used to relayout on every

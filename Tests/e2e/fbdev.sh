@@ -10,6 +10,12 @@
 #   3. a pointer click (virtio tablet) on the fourth tile changes the screen again;
 #   4. SIGTERM ends the app with the console restored to KD_TEXT (the app's line in the serial log,
 #      and the exit status).
+# A VM on bochs-drm runs the same kiosk checks on `--backend kms` (/dev/dri/card0, page flips), plus:
+# a `--mode` the connector lacks exits 2 with one line; after SIGTERM the CRTC is restored (log
+# line) and a screendump shows the console's text again; then `silk bench --backend kms --quick`
+# reports its page flips (JSON validated against the schema); the kiosk on three buffers at the
+# preferred 1280x800 matches its snapshot; a SIGSEGV of it restores the CRTC from the
+# fatal-signal guard.
 # A third VM (bochs) runs `silk demo form` with the on-screen keyboard forced on and checks typing
 # by taps on it and by send-key, dead keys included (Tests/e2e/fbdev_form_check.py).
 # Prints "fbdev-e2e: N passed, M failed"; exits non-zero on any failure. Everything runs under
@@ -58,6 +64,9 @@ log "kernel $KVER"
 W_=1024; H_=768
 SILK_KIOSK_CLOCK=09:41:00 "$SILK" snapshot kiosk --size ${W_}x${H_} --out "$WORK/reference.png" >/dev/null &
 REFPID=$!
+# bochs-drm's preferred mode, where the KMS VM runs the kiosk with three buffers.
+SILK_KIOSK_CLOCK=09:41:00 "$SILK" snapshot kiosk --size 1280x800 --out "$WORK/reference-1280x800.png" >/dev/null &
+REF2PID=$!
 SILK_OSK=always SILK_CARET_BLINK=0 "$SILK" demo form --backend headless --size ${W_}x${H_} --seconds 1 \
   --form-fill "Ada|zoé@x.org|1234" --form-focus pin --out "$WORK/form-reference.png" >/dev/null &
 FORMREFPID=$!
@@ -113,6 +122,16 @@ if grep -q "app=form" /proc/cmdline; then
   # The sign-in form with the on-screen keyboard forced on (the VM has a keyboard device), a still
   # caret, and the us(intl) layout, whose apostrophe is a dead acute.
   SILK_OSK=always SILK_CARET_BLINK=0 XKB_DEFAULT_LAYOUT=us XKB_DEFAULT_VARIANT=intl /silk demo form --backend fbdev &
+elif grep -q "app=kms" /proc/cmdline; then
+  # KMS on bochs-drm's /dev/dri/card0. Text on tty1 first, so that a screendump after the app
+  # shows whether the console came back; then a mode the connector lacks (one line, exit 2).
+  i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+  for n in 1 2 3 4 5 6 7 8; do echo "SILK KMS E2E CONSOLE LINE $n ################################" > /dev/tty1; done
+  /silk demo layers --backend auto --seconds 1 --no-scroll >/tmp/auto.log 2>&1
+  echo "INIT auto exit=$? chose: $(grep 'backend:' /tmp/auto.log | sed 's/.*backend: //')"
+  /silk demo kiosk --backend kms --mode 123x45 --seconds 5 >/tmp/badmode.out 2>/tmp/badmode.err
+  echo "INIT badmode exit=$? lines=$(wc -l < /tmp/badmode.err) $(head -c 300 /tmp/badmode.err)"
+  /silk demo kiosk --backend kms --mode 1024x768@60 --clock 09:41:00 &
 else
   /silk demo kiosk --backend fbdev --clock 09:41:00 &
 fi
@@ -120,11 +139,27 @@ PID=$!
 # The harness writes "term" to the second serial port when it wants the app stopped.
 read -r cmd < /dev/ttyS1
 echo "INIT sending SIGTERM ($cmd)"; kill -TERM $PID; wait $PID; echo "INIT app exit=$?"
+if grep -q "app=kms" /proc/cmdline; then
+  # After the host's screendump of the console: the benchmark presenting by page flips.
+  read -r cmd < /dev/ttyS1
+  /silk bench --backend kms --quick --scene layers-scroll --json /tmp/bench.json
+  echo "INIT bench exit=$?"
+  echo "INIT bench json begin"; cat /tmp/bench.json; echo; echo "INIT bench json end"
+  # The kiosk at the preferred mode with three buffers (the host compares a screendump), then
+  # a crash: SIGSEGV on the host's word; the fatal-signal guard puts the CRTC (and the console's
+  # 1024x768 mode) back before the process dies.
+  /silk demo kiosk --backend kms --buffers 3 --clock 09:41:00 >/tmp/crash.log 2>&1 &
+  P=$!; i=0; while ! grep -q "kiosk displayed" /tmp/crash.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+  echo "INIT crash kiosk displayed"
+  read -r cmd < /dev/ttyS1
+  kill -SEGV $P; wait $P; rc=$?; grep -E "^kms: |displayed" /tmp/crash.log | sed 's/^/INIT crash log: /'; echo "INIT crash exit=$rc"
+fi
 echo "INIT done"; while :; do sleep 60; done
 INIT
 chmod +x "$R/init"
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$WORK/initrd.gz"
 wait $REFPID
+wait $REF2PID
 wait $FORMREFPID || echo "fbdev-e2e: the form reference did not render"
 log "initramfs $(du -h "$WORK/initrd.gz" | cut -f1); reference rendered"
 
@@ -160,6 +195,7 @@ run_vm() {  # name fbmode kernel-args [checker args…]; FBDEV_E2E_ONLY=name,…
 run_vm bochs-32bpp bochs "video=${W_}x${H_}"
 run_vm vesafb-16bpp vesa "vga=0x317"
 BUDGET=${FBDEV_E2E_BENCH_TIMEOUT:-90} run_vm bench-bochs bochs "video=${W_}x${H_} app=bench" "$ROOT/Tests/e2e/fbdev_bench_check.py" "$WORK/bench-bochs" "$ROOT"
+BUDGET=${FBDEV_E2E_KMS_TIMEOUT:-180} run_vm kms-bochs bochs "video=${W_}x${H_} app=kms" "$ROOT/Tests/e2e/fbdev_check.py" "$WORK/kms-bochs" "$WORK/reference.png" kms "$ROOT"
 BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -2,19 +2,34 @@
 """Checks one QEMU guest running `silk demo kiosk --backend fbdev` (see fbdev.sh).
 
 Usage: fbdev_check.py WORKDIR REFERENCE.png bochs|vesa
+       fbdev_check.py WORKDIR REFERENCE.png kms REPO_ROOT   (the kiosk on --backend kms, see fbdev.sh)
 Prints PASS/FAIL lines; the exit status is 0 when every check passed."""
 import os, sys, time
-from fbdev_common import Guest, read_png, differing, count_changed, tablet_event, button_event
+from fbdev_common import Guest, read_png, differing, count_changed, tablet_event, button_event, check_bench_json
 
 work, reference, mode = sys.argv[1], sys.argv[2], sys.argv[3]
 guest = Guest(work, shot_prefix='shot', give_up_on_exit=True)
 check, log_text, wait_for, qmp, screendump = guest.check, guest.log_text, guest.wait_for, guest.qmp, guest.screendump
 
+if mode == 'kms':
+    # --backend auto without WAYLAND_DISPLAY chooses KMS (before fbdev) and says why.
+    wait_for('INIT auto exit=', 90)
+    line = next((l for l in log_text().splitlines() if l.startswith('INIT auto exit=')), '')
+    check('--backend auto picks kms before fbdev and says why', line.startswith('INIT auto exit=0 ')
+          and 'chose: WAYLAND_DISPLAY is not set; kms /dev/dri/card0' in line, line.strip()[:300] or 'no "INIT auto" line')
+    # Bad input before the app: a mode the connector lacks is one line on stderr and exit 2.
+    wait_for('INIT badmode exit=', 60)
+    line = next((l for l in log_text().splitlines() if l.startswith('INIT badmode exit=')), '')
+    check('--mode the connector lacks: exit 2 with one line naming the mode', line.startswith('INIT badmode exit=2 lines=1 ')
+          and 'no mode 123x45' in line, line.strip()[:300])
+
 ready = wait_for('silk demo: kiosk displayed', 45)
-check('kiosk displayed on /dev/fb0', ready, '' if ready else 'no "kiosk displayed" line')
+check('kiosk displayed on ' + ('/dev/dri/card0' if mode == 'kms' else '/dev/fb0'), ready, '' if ready else 'no "kiosk displayed" line')
 text = log_text()
-want = 'XRGB8888' if mode == 'bochs' else 'RGB565'
+want = 'RGB565' if mode == 'vesa' else 'XRGB8888'
 line = next((l for l in text.splitlines() if 'backend: ' in l), '')
+if mode == 'kms':
+    check('the backend is kms on /dev/dri/card0 with page flips', 'backend: kms /dev/dri/card0' in line and 'page flips' in line, line.strip()[:300])
 check(f'start-up report names the {want} format, pacing and console', want in line and 'paced by' in line and 'console: /dev/tty' in line, line.strip()[:300])
 if not ready:
     print('\n'.join(text.splitlines()[-30:])); sys.exit(1)
@@ -61,4 +76,62 @@ check('SIGTERM restores the console (serial log)', restored and 'console restore
 exited = wait_for('INIT app exit=', 10)
 status = guest.app_exit_status()
 check('app exits with status 0 after SIGTERM', exited and status == '0', f'exit status {status}')
+
+if mode == 'kms':
+    check('SIGTERM restores the previous CRTC (serial log)', 'kms: restored CRTC' in log_text(),
+          next((l.strip() for l in log_text().splitlines() if 'kms: restored CRTC' in l), 'no "restored CRTC" line'))
+    # The console's own picture is back: mostly black, with tty1's light text in the top rows.
+    def console_shown(what):
+        aw, ah, after = screendump()
+        black = sum(1 for i in range(0, len(after), 3) if max(after[i:i + 3]) < 40)
+        top = after[:aw * 3 * 300]
+        lit = sum(1 for i in range(0, len(top), 3) if min(top[i:i + 3]) > 120)
+        check(f'screendump {what} shows the console text again at 1024x768', (aw, ah) == (1024, 768)
+              and black > aw * ah * 0.8 and lit > 2000, f'{aw}x{ah}, {black} of {aw * ah} pixels black, {lit} light pixels in the top 300 rows')
+    console_shown('after SIGTERM')
+    guest.give_up_on_exit = False
+    guest.send_ctl('bench')
+    report = check_bench_json(guest, work, sys.argv[4], 'kms')
+    if report is not None:
+        scenes = {s['name']: s for s in report.get('scenes', [])}
+        rows = []
+        ok = report.get('backend') == 'kms'
+        for n in ('layers-scroll',):
+            m = scenes.get(n, {}).get('modes', {}).get('async', {})
+            f = m.get('pageFlips')
+            ok = ok and scenes.get(n, {}).get('status') == 'ok' and f is not None and f['flipsCompleted'] > 0 \
+                and abs(f['framesPresented'] - f['flipsCompleted']) <= 1 and f['flipTimeouts'] == 0
+            if f:
+                rows.append(f"{n}: {m['frames']} frames, {f['framesPresented']} presented / {f['flipsCompleted']} flips, "
+                            f"interval p50 {f['intervalMs']['p50']:.2f} ms, flip latency p50 {f['flipLatencyMs']['p50']:.3f} ms, "
+                            f"vblank {f['vblankPaced']}")
+        check('frames presented by page flips, every flip completed', ok, '; '.join(rows) + f", size {report.get('size')}")
+    # The benchmark (which leaves the console in text mode) set the connector's preferred mode,
+    # 1280x800 on bochs; each presenter's shutdown puts the console's mode back.
+    bw, bh, _ = screendump()
+    check("the console's 1024x768 mode is back after the benchmark used the preferred mode",
+          (bw, bh) == (1024, 768) and report is not None and report.get('size') != [1024, 768], f"{bw}x{bh}, bench ran at {report.get('size') if report else '?'}")
+    # The kiosk at the preferred mode on three buffers (buffer age over three): the screen equals
+    # the snapshot at 1280x800. Then a crash (SIGSEGV): the C guard restores the CRTC.
+    shown = wait_for('INIT crash kiosk displayed', 60)
+    rw2, rh2, ref2 = read_png(os.path.join(os.path.dirname(reference), 'reference-1280x800.png'))
+    best = None
+    for attempt in range(4):
+        kw, kh, kiosk = screendump()
+        if (kw, kh) != (rw2, rh2): break
+        best = differing(kiosk, ref2)
+        if best[0] <= kw * kh // 200 and best[1] < 2: break
+        time.sleep(1)
+    check('three buffers at the preferred 1280x800: screendump matches the snapshot', shown and best is not None
+          and best[0] <= kw * kh // 200 and best[1] < 2,
+          f'{kw}x{kh}' + (f', {best[0]} pixels differ by > 24, mean |diff| {best[1]:.3f}' if best else ''))
+    guest.send_ctl('segv')
+    wait_for('INIT crash exit=', 60)
+    text = log_text()
+    status = next((l.split('=')[1].strip() for l in text.splitlines() if l.startswith('INIT crash exit=')), '?')
+    check('SIGSEGV: the fatal-signal guard restores the CRTC and the signal still kills the app',
+          'INIT crash log: kms: previous CRTC restored after a fatal signal' in text and 'INIT crash log: silk demo: kiosk displayed' in text
+          and status == '139', f'exit status {status}')
+    cw, ch, _ = screendump()
+    check("the console's 1024x768 mode is back after the crash", (cw, ch) == (1024, 768), f'{cw}x{ch}')
 sys.exit(0 if guest.all_passed() else 1)

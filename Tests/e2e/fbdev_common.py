@@ -65,10 +65,44 @@ class Guest:
 
     def terminate_app(self):
         """Asks the guest's init (ctl.sock) to send the app SIGTERM."""
-        c = socket.socket(socket.AF_UNIX); c.connect(os.path.join(self.work, 'ctl.sock')); c.sendall(b'term\n')
+        self.send_ctl('term')
+
+    def send_ctl(self, word):
+        """Writes one line to the guest's second serial port, where its init reads commands."""
+        c = socket.socket(socket.AF_UNIX); c.connect(os.path.join(self.work, 'ctl.sock')); c.sendall(word.encode() + b'\n')
+        c.close()
 
     def app_exit_status(self):
         return next((l.split('=')[1].strip() for l in self.log_text().splitlines() if 'INIT app exit=' in l), '?')
+
+
+def check_bench_json(guest, work, root, backend, timeout=85):
+    """Waits for the guest's `silk bench --json` output between the INIT markers, checks its exit
+    status and validates it against docs/benchmark.schema.json; returns the parsed report (or
+    None). The caller checks the figures."""
+    import subprocess, sys
+    check, log_text = guest.check, guest.log_text
+    end = time.time() + timeout
+    while time.time() < end and 'INIT bench json end' not in log_text():
+        time.sleep(0.2)
+    text = log_text()
+    exit_line = next((l for l in text.splitlines() if l.startswith('INIT bench exit=')), '')
+    check(f'silk bench --backend {backend} exits 0 in the VM', exit_line == 'INIT bench exit=0', exit_line or 'no exit line')
+    report = None
+    if 'INIT bench json begin' in text and 'INIT bench json end' in text:
+        body = text.split('INIT bench json begin', 1)[1].split('INIT bench json end', 1)[0].strip()
+        path = os.path.join(work, 'bench.json')
+        open(path, 'w').write(body)
+        try:
+            report = json.loads(body)
+        except ValueError as e:
+            check('bench JSON parses', False, str(e))
+        if report is not None:
+            v = subprocess.run([sys.executable, os.path.join(root, 'scripts/validate-bench-json.py'), path],
+                               capture_output=True, text=True)
+            check('bench JSON validates against docs/benchmark.schema.json', v.returncode == 0,
+                  (v.stdout + v.stderr).strip().splitlines()[-1] if (v.stdout + v.stderr).strip() else '')
+    return report
 
 
 def read_png(path):

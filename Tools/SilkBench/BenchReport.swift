@@ -78,6 +78,35 @@ public struct ModeResult: Codable, Sendable {
     public var rssSlopeMBPer1000Items: Double? = nil
     /// Samples [post index at the top of the screen, RSS MiB, seconds since the mode started].
     public var rssTimeline: [[Double]]? = nil
+    /// A presenter that flips (KMS): its page flips during the measured window.
+    public var pageFlips: PageFlipResult? = nil
+}
+
+/// Page flips of the measured window (`silk bench --backend kms`).
+public struct PageFlipResult: Codable, Sendable {
+    /// Frames presented (flips requested) in the window.
+    public var framesPresented: Int
+    /// Flip-complete events in the window.
+    public var flipsCompleted: Int
+    /// Flips that never completed in time.
+    public var flipTimeouts: Int
+    /// Whether the display's vblank paced the flips (false: the driver has no vblank interrupt
+    /// and a timer at the mode's rate paced them).
+    public var vblankPaced: Bool
+    /// Milliseconds between consecutive flip-complete events: the real present interval.
+    public var intervalMs: Distribution
+    /// Milliseconds from each flip's commit (drmModePageFlip) to its flip-complete event.
+    public var flipLatencyMs: Distribution
+
+    /// The flips between two samples of the same presenter.
+    public init(from a: PageFlipSample, to b: PageFlipSample) {
+        framesPresented = b.framesPresented - a.framesPresented
+        flipsCompleted = b.flipsCompleted - a.flipsCompleted
+        flipTimeouts = b.flipTimeouts - a.flipTimeouts
+        vblankPaced = b.vblankPaced
+        intervalMs = Distribution(b.intervals.dropFirst(a.intervals.count).map { $0 * 1000 })
+        flipLatencyMs = Distribution(b.latencies.dropFirst(a.latencies.count).map { $0 * 1000 })
+    }
 }
 
 /// A named figure of a measurement scene (image-decode, layout, startup).

@@ -5,6 +5,30 @@ import SilkRender
 /// Makes the presenter a frame scene's mode shows its frames on: pixel width, height, scale.
 public typealias PresenterFactory = @Sendable (Int, Int, Double) throws -> any Presenter
 
+/// Page-flip counters read from a presenter that flips (KMS), cumulative since it opened.
+public struct PageFlipSample: Sendable {
+    /// Frames presented (each one flip requested).
+    public var framesPresented: Int
+    /// Flip-complete events received.
+    public var flipsCompleted: Int
+    /// Flips that never completed in time.
+    public var flipTimeouts: Int
+    /// Seconds between consecutive flip-complete events, oldest first.
+    public var intervals: [Double]
+    /// Seconds from each flip's commit to its completion, oldest first.
+    public var latencies: [Double]
+    /// Whether the display's vblank paces the flips (else a timer at the mode's rate).
+    public var vblankPaced: Bool
+    /// A sample of the given counters.
+    public init(framesPresented: Int, flipsCompleted: Int, flipTimeouts: Int, intervals: [Double], latencies: [Double], vblankPaced: Bool) {
+        self.framesPresented = framesPresented; self.flipsCompleted = flipsCompleted; self.flipTimeouts = flipTimeouts
+        self.intervals = intervals; self.latencies = latencies; self.vblankPaced = vblankPaced
+    }
+}
+
+/// Reads the page-flip counters of a presenter, nil for one that does not flip.
+public typealias PageFlipProbe = @Sendable (any Presenter) -> PageFlipSample?
+
 /// Where a frame scene is built: a window-sized root layer, and optionally a node tree that the
 /// runner drives with a `NodePass` each frame (as a `Window` does).
 public final class BenchStage {
@@ -117,6 +141,9 @@ public struct BenchSettings: Sendable {
     /// their frames on; nil: a headless presenter on a virtual clock (composites at once).
     public var backend = "headless"
     public var makePresenter: PresenterFactory?
+    /// Reads page-flip counters from the presenter `makePresenter` made (KMS); the frame runner
+    /// reports the measured window's flips as `ModeResult.pageFlips`.
+    public var pageFlipProbe: PageFlipProbe?
 
     public init(size: Size, scale: Double, warmupSeconds: Double, measuredSeconds: Double, quick: Bool,
                 startupCommand: [String]? = nil) {

@@ -71,6 +71,7 @@ public struct FrameRunner {
         var frameIndex = 0
         var lastFrameTime = -1.0
         var cpu0 = 0.0, wall0 = 0.0, began = false
+        var flips0: PageFlipSample?
 
         while true {
             // When does the next frame start: at the next update, or at the first slot after a
@@ -93,6 +94,7 @@ public struct FrameRunner {
             if measuring && !began {
                 began = true
                 cpu0 = ProcessMeasurements.cpuSeconds(); wall0 = ProcessMeasurements.now()
+                flips0 = settings.pageFlipProbe?(presenter)
             }
             let w0 = ProcessMeasurements.now()
             let c0 = threadCPUTimeNanoseconds()
@@ -132,6 +134,7 @@ public struct FrameRunner {
             if scene.isFinished { break }
         }
         let cpu1 = ProcessMeasurements.cpuSeconds(), wall1 = ProcessMeasurements.now()
+        let flips1 = settings.pageFlipProbe?(presenter)
         if !began { wall0 = wall1; cpu0 = cpu1 }
 
         // Layer scenes: an idle check — nothing changes, so nothing may be composited.
@@ -178,6 +181,7 @@ public struct FrameRunner {
             compositeWallMs: Distribution(measured.map(\.compositeMs)),
             damagedMegapixels: Distribution(measured.map { $0.damagedPixels / 1e6 }), timeline: timeline)
         if let pass { result.displayJobs = pass.statistics.jobsStarted }
+        if let flips1 { result.pageFlips = PageFlipResult(from: flips0 ?? flips1, to: flips1) }
         scene.finish(into: &result, pass: pass)
         return (result, scene.notes)
     }

@@ -4,7 +4,9 @@ import Silk
 import SilkBench
 import SilkFramebuffer
 import SilkGeometry
+import SilkKMS
 import SilkNodes
+import SilkSystem
 import SilkRender
 import SilkScenes
 
@@ -22,7 +24,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("scene"), parsing: .singleValue,
             help: "Scene to run (repeat or comma-separate; default all but the opt-in \(BenchCatalog.optIn.sorted().joined(separator: ", "))): \(BenchCatalog.names.joined(separator: ", ")).")
     var scenes: [String] = []
-    @Option(help: "headless (default: every scene), wayland (a real compositor: one scroll scene's presentation) or fbdev.")
+    @Option(help: "headless (default: every scene), wayland (a real compositor: one scroll scene's presentation), fbdev or kms.")
     var backend: String = "headless"
     @Option(help: "Size in points, WxH.") var size: SizeArgument = SizeArgument(argument: "1280x720")!
     @Option(help: "Device pixels per point.") var scale: Double = 1
@@ -33,8 +35,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Draw frame-time timelines and histograms, async against sync, into this PNG.") var plot: String?
     @Option(help: "Write the results as a Markdown table ('-' for standard output).") var markdown: String?
     @Flag(help: "List the scenes and exit.") var list = false
-    @Option(help: "fbdev: the framebuffer device (a real /dev/fbN; default $SILK_FBDEV, else /dev/fb0). The frame scenes are sized to it.")
+    @Option(help: "fbdev: the framebuffer device (a real /dev/fbN; default $SILK_FBDEV, else /dev/fb0); kms: the DRM card (default: the first with a connected display). The frame scenes are sized to it.")
     var device: String?
+    @Option(help: "kms: the display mode, WxH or WxH@Hz (default: the connector's preferred mode).") var mode: String?
 
     func run() throws {
         if list {
@@ -102,8 +105,40 @@ struct BenchCommand: ParsableCommand {
             settings.makePresenter = { _, _, _ in
                 try FramebufferPresenter(device: try openFramebuffer(path, fileBacked: fileBacked, createdEarlier: true), options: FramebufferOptions())
             }
+        case "kms":
+            // Frames are shown by page flips: present time is the copy into a dumb buffer plus
+            // the wait for the previous flip; the JSON adds the flips themselves (pageFlips).
+            var options = KMSOptions()
+            options.devicePath = device
+            if let mode {
+                guard let request = KMSModeRequest(mode) else { fail("--mode '\(mode)': expected WxH or WxH@Hz (e.g. 1024x768@60)") }
+                options.mode = request
+            }
+            let probe: KMSPresenter
+            do { probe = try KMSPresenter(options: options) } catch { fail("--backend kms: \(error)") }
+            print("kms: \(probe.startupReport)")
+            settings.size = Size(width: Double(probe.pixelWidth) / scale, height: Double(probe.pixelHeight) / scale)
+            probe.shutDown()
+            settings.backend = "kms"
+            // One DRM master at a time: the previous scene's presenter gives the card back first.
+            let last = Locked<KMSPresenter?>(nil)
+            let chosen = options
+            settings.makePresenter = { _, _, scale in
+                last.withLock { $0?.shutDown(); $0 = nil }
+                var o = chosen
+                o.scale = scale
+                let p = try KMSPresenter(options: o)
+                last.withLock { $0 = p }
+                return p
+            }
+            settings.pageFlipProbe = { presenter in
+                guard let p = presenter as? KMSPresenter else { return nil }
+                let s = p.statistics
+                return PageFlipSample(framesPresented: s.framesPresented, flipsCompleted: s.flipsCompleted, flipTimeouts: s.flipTimeouts,
+                                      intervals: s.flipIntervals, latencies: s.flipLatencies, vblankPaced: p.hasVBlank)
+            }
         default:
-            fail("--backend \(backend): expected headless, wayland or fbdev")
+            fail("--backend \(backend): expected headless, wayland, fbdev or kms")
         }
 
         settings.startupCommand = [selfExecutable(), "bench-startup-probe"]

@@ -14,7 +14,7 @@ import SilkScenes
 /// written as a PNG and the path printed.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo", abstract: "Run a demo scene on Wayland, the framebuffer or headless.")
+        commandName: "demo", abstract: "Run a demo scene on Wayland, KMS, the framebuffer or headless.")
 
     enum Name: String, CaseIterable, ExpressibleByArgument {
         /// 200 opaque rows scrolling at 1,200 pt/s: the compositor without any app work.
@@ -32,7 +32,7 @@ struct DemoCommand: ParsableCommand {
     }
 
     @Argument(help: "Demo: \(Name.allCases.map(\.rawValue).joined(separator: ", ")).") var name: Name = .rainforest
-    @Option(help: "auto, wayland, fbdev or headless.") var backend: String = "auto"
+    @Option(help: "auto, wayland, fbdev, kms or headless.") var backend: String = "auto"
     @Option(help: "Window size in points, WxH.") var size: SizeArgument = SizeArgument(argument: "1280x720")!
     @Option(help: "Device pixels per point.") var scale: Double = 1
     @Option(help: "Stop after this many seconds (default: run until closed or signalled).") var seconds: Double?
@@ -50,7 +50,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Form: the node focused at start: name, email, pin, submit or none.") var formFocus: String = "name"
 
     func run() throws {
-        guard let backend = Backend(rawValue: backend) else { fail("--backend \(backend): expected auto, wayland, fbdev or headless") }
+        guard let backend = Backend(rawValue: backend) else { fail("--backend \(backend): expected auto, wayland, fbdev, kms or headless") }
         guard scale.isFinite, scale >= 0.1, scale <= 8 else { fail("--scale \(scale): must be between 0.1 and 8") }
         if let seconds, !(seconds.isFinite && seconds > 0) { fail("--seconds \(seconds): must be a positive number") }
         if let frames, frames < 1 { fail("--frames \(frames): must be at least 1") }
@@ -63,6 +63,7 @@ struct DemoCommand: ParsableCommand {
     func runOnMain(_ backend: Backend) -> Int32 {
         let app = Application(backend: backend)
         app.framebufferOptions = fb.framebufferOptions
+        app.kmsOptions = fb.kmsOptions
         app.inputOptions = fb.inputOptions
         app.takesConsole = !fb.noConsole
         let window: Window

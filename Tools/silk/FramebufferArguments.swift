@@ -1,9 +1,13 @@
 import ArgumentParser
 import SilkFramebuffer
+import SilkKMS
 
 /// The framebuffer and evdev options shared by commands that open a window.
 struct FramebufferArguments: ParsableArguments {
-    @Option(help: "Framebuffer device (default: $SILK_FBDEV, else the first of /dev/fb0…/dev/fb9).") var device: String?
+    @Option(help: "Framebuffer device (default: $SILK_FBDEV, else the first of /dev/fb0…/dev/fb9); with --backend kms a DRM card (default: the first /dev/dri/cardN with a connected display).") var device: String?
+    @Option(help: "KMS: the display mode, WxH or WxH@Hz (default: the connector's preferred mode).") var mode: String?
+    @Option(help: "KMS: the connector by name, e.g. HDMI-A-1 (default: the first connected one).") var connector: String?
+    @Option(help: "KMS: dumb buffers to cycle through, 2 or 3.") var buffers: Int = 2
     @Option(help: "Rotate the picture (and touches) clockwise: 0, 90, 180 or 270.") var rotate: Int = 0
     @Option(help: "Pan double buffering: auto, on or off.") var pan: FeatureChoice = .auto
     @Option(help: "Pace frames by FBIO_WAITFORVSYNC: auto, on or off (off: a timer).") var vsync: FeatureChoice = .auto
@@ -23,6 +27,18 @@ struct FramebufferArguments: ParsableArguments {
             throw ValidationError("--touch-calibration: six numbers expected, got '\(CLIArguments.excerpt(touchCalibration))'")
         }
         if let refresh, !(refresh > 0 && refresh <= 1000) { throw ValidationError("--refresh \(refresh): must be in (0, 1000]") }
+        if let mode, KMSModeRequest(mode) == nil { throw ValidationError("--mode '\(CLIArguments.excerpt(mode))': expected WxH or WxH@Hz (e.g. 1024x768@60)") }
+        guard (2...3).contains(buffers) else { throw ValidationError("--buffers \(buffers): use 2 or 3") }
+    }
+
+    var kmsOptions: KMSOptions {
+        var o = KMSOptions()
+        o.devicePath = device
+        o.connector = connector
+        o.mode = mode.flatMap(KMSModeRequest.init)
+        o.rotation = Rotation(degrees: rotate) ?? .none
+        o.bufferCount = buffers
+        return o
     }
 
     var framebufferOptions: FramebufferOptions {

@@ -159,6 +159,33 @@ static atomic_int guard_armed;
 static atomic_int guard_done;
 static int guard_installed;
 
+
+// The display guard's state (KMS): the SETCRTC argument that puts back the CRTC Silk replaced.
+// The layout is the kernel's uapi struct drm_mode_crtc / drm_mode_modeinfo (stable ABI), declared
+// here so that CSilkLinux needs no libdrm headers.
+struct silk_drm_mode_modeinfo { uint32_t clock; uint16_t hdisplay, hsync_start, hsync_end, htotal, hskew;
+    uint16_t vdisplay, vsync_start, vsync_end, vtotal, vscan; uint32_t vrefresh, flags, type; char name[32]; };
+struct silk_drm_mode_crtc { uint64_t set_connectors_ptr; uint32_t count_connectors, crtc_id, fb_id, x, y,
+    gamma_size, mode_valid; struct silk_drm_mode_modeinfo mode; };
+_Static_assert(sizeof(struct silk_drm_mode_modeinfo) == 68, "drm_mode_modeinfo is 68 bytes");
+_Static_assert(sizeof(struct silk_drm_mode_crtc) == 104, "drm_mode_crtc is 104 bytes");
+#define SILK_DRM_IOCTL_MODE_SETCRTC _IOWR('d', 0xA2, struct silk_drm_mode_crtc)
+static int display_fd = -1;
+static struct silk_drm_mode_crtc display_crtc;
+static uint32_t display_connectors[8];
+static atomic_int display_armed;
+
+int silk_display_guard_restore(void) {
+    if (!atomic_exchange(&display_armed, 0)) return 1;
+    int saved = errno;
+    display_crtc.set_connectors_ptr = (uint64_t)(uintptr_t)display_connectors;
+    int r;
+    do { r = ioctl(display_fd, SILK_DRM_IOCTL_MODE_SETCRTC, &display_crtc); } while (r == -1 && (errno == EINTR || errno == EAGAIN));
+    if (r == 0) errno = saved;
+    return r;
+}
+void silk_display_guard_disarm(void) { atomic_store(&display_armed, 0); }
+
 void silk_console_guard_restore(void) {
     if (!atomic_exchange(&guard_armed, 0)) return;
     int saved = errno;
@@ -172,11 +199,17 @@ void silk_console_guard_restore(void) {
 int silk_console_guard_restored(void) { return atomic_load(&guard_done); }
 
 static void guard_fatal(int sig) {
+    if (silk_display_guard_restore() == 0) {
+        // One line on stderr (write(2) is async-signal-safe), so a crash's restore is visible.
+        static const char note[] = "kms: previous CRTC restored after a fatal signal\n";
+        ssize_t n = write(2, note, sizeof note - 1); (void)n;
+    }
     silk_console_guard_restore();
     signal(sig, SIG_DFL);  // SA_RESETHAND did this already; kept for clarity
     raise(sig);
 }
-static void guard_atexit(void) { silk_console_guard_restore(); }
+static void guard_install(void);
+static void guard_atexit(void) { silk_display_guard_restore(); silk_console_guard_restore(); }
 
 int silk_console_guard_arm(int tty_fd, int kd_mode, const char *restore, size_t restore_length) {
     if (restore_length > sizeof guard_restore) { errno = EINVAL; return -1; }
@@ -186,6 +219,27 @@ int silk_console_guard_arm(int tty_fd, int kd_mode, const char *restore, size_t 
     guard_restore_length = restore_length;
     atomic_store(&guard_done, 0);
     atomic_store(&guard_armed, 1);
+    guard_install();
+    return 0;
+}
+
+int silk_display_guard_arm(int drm_fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
+                           const uint32_t *connectors, uint32_t connector_count,
+                           const void *mode, size_t mode_size) {
+    if (connector_count > 8 || (mode && mode_size != sizeof(struct silk_drm_mode_modeinfo))) { errno = EINVAL; return -1; }
+    atomic_store(&display_armed, 0);
+    memset(&display_crtc, 0, sizeof display_crtc);
+    display_fd = drm_fd;
+    display_crtc.crtc_id = crtc_id; display_crtc.fb_id = fb_id; display_crtc.x = x; display_crtc.y = y;
+    display_crtc.count_connectors = connector_count;
+    if (connector_count) memcpy(display_connectors, connectors, connector_count * sizeof(uint32_t));
+    if (mode) { memcpy(&display_crtc.mode, mode, mode_size); display_crtc.mode_valid = 1; }
+    atomic_store(&display_armed, 1);
+    guard_install();
+    return 0;
+}
+
+static void guard_install(void) {
     if (!guard_installed) {
         guard_installed = 1;
         atexit(guard_atexit);
@@ -197,5 +251,4 @@ int silk_console_guard_arm(int tty_fd, int kd_mode, const char *restore, size_t 
         int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
         for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) sigaction(fatal[i], &sa, NULL);
     }
-    return 0;
 }

@@ -114,4 +114,20 @@ void silk_console_guard_restore(void);
 /// Whether the guard has restored the console since it was last armed (for tests and logs).
 int silk_console_guard_restored(void);
 
+/// The display guard (the KMS presenter): remembers the CRTC configuration Silk replaced on a DRM
+/// device — `crtc_id`, the framebuffer `fb_id` it showed at (`x`, `y`), its connectors and its mode
+/// (`mode`: a `struct drm_mode_modeinfo`, `mode_size` bytes, NULL when the CRTC had none) — and puts
+/// it back with one DRM_IOCTL_MODE_SETCRTC on `drm_fd`. Restored from the console guard's atexit
+/// and fatal-signal handlers, *before* the console (so the console's framebuffer is on screen when
+/// text mode returns), and from ordinary code by `silk_display_guard_restore` (once per arming).
+/// Returns -1 (EINVAL) for more than 8 connectors or an unexpected `mode_size`.
+int silk_display_guard_arm(int drm_fd, uint32_t crtc_id, uint32_t fb_id, uint32_t x, uint32_t y,
+                           const uint32_t *connectors, uint32_t connector_count,
+                           const void *mode, size_t mode_size);
+/// Restores the remembered CRTC once (later calls do nothing until armed again); returns the
+/// ioctl's result (0, or -1 with errno), or 1 when there was nothing to restore.
+int silk_display_guard_restore(void);
+/// Forgets the remembered CRTC without touching the device (its descriptor is about to close).
+void silk_display_guard_disarm(void);
+
 #endif
