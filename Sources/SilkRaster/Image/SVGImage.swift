@@ -50,9 +50,11 @@ public struct SVGImage: Sendable {
         return head.range(of: Data("<svg".utf8)) != nil
     }
 
-    /// Whether the file at `path` starts like an SVG document (reads at most 4 KiB).
+    /// Whether the file at `path` starts like an SVG document (reads at most 4 KiB; false for
+    /// anything but a regular file, so a FIFO is never opened and waited on).
     public static func isSVG(path: String) -> Bool {
-        guard let h = FileHandle(forReadingAtPath: path) else { return false }
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let h = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? h.close() }
         return isSVG((try? h.read(upToCount: 4096)) ?? Data())
     }
