@@ -142,6 +142,17 @@ import SilkTestSupport
         #expect(ContinuousClock.now - start < .seconds(20))
     }
 
+    /// A `<use>` bomb (10 levels of 10 references: 10⁹ rectangles from 100 elements) ends in
+    /// librsvg's 500,000-reference limit, one error naming the file (~2 s of CPU).
+    @Test func useReferenceBombEndsInAnError() throws {
+        var text = "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"50\" height=\"50\"><defs><rect id=\"l0\" width=\"1\" height=\"1\"/>"
+        for k in 1..<10 {
+            text += "<g id=\"l\(k)\">" + String(repeating: "<use xlink:href=\"#l\(k - 1)\"/>", count: 10) + "</g>"
+        }
+        text += "</defs><use xlink:href=\"#l9\"/></svg>"
+        try expectError(text, containing: "referenced elements", file: "bomb.svg")
+    }
+
     @Test func missingAndOversizedFiles() throws {
         #expect(throws: RasterError.self) { try SVGImage(contentsOf: "/nonexistent/icon.svg") }
         #expect(throws: RasterError.self) { try SVGImage(contentsOf: "/tmp") }

@@ -7,7 +7,7 @@ import SilkBench
 /// `silk raster-bench`: the rasterizer's figures (median of several runs; build with -c release):
 /// JPEG decode of a 4000×3000 photo in full and with scaled decode to 500 px wide, the card blur
 /// (512×512, radius 30, tint and saturation), and a 300-character paragraph laid out and drawn
-/// with a cold and a warm glyph cache.
+/// with a cold and a warm glyph cache, and vector paths and an SVG icon (`--only paths`).
 struct RasterBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "raster-bench", abstract: "Measure image decoding, blur, text and path rasterization.")
