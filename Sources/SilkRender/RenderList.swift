@@ -128,7 +128,12 @@ struct RenderListBuilder {
             .concatenating(AffineTransform(translationX: position.x, y: position.y))
         let m = local.concatenating(parent)
         let deviceBounds = m.apply(to: b)
-        let draws = s.backgroundColor != nil || s.contents != nil || (s.borderWidth > 0 && s.borderColor != nil)
+        let radius = max(0, s.cornerRadius.isFinite ? s.cornerRadius : 0)
+        let roundsSublayers = s.clipsToBounds && radius > 0 && m.b == 0 && m.c == 0 && !s.sublayers.isEmpty
+        // A layer that rounds its sublayers draws its border above them (as Core Animation
+        // does), or they would cover it inside the rounded clip.
+        let borderOnTop = roundsSublayers && s.borderWidth > 0 && s.borderColor != nil
+        let draws = s.backgroundColor != nil || s.contents != nil || (!borderOnTop && s.borderWidth > 0 && s.borderColor != nil)
         let shadow = s.shadow.flatMap { $0.color.alpha > 0 ? $0 : nil }
         if draws || shadow != nil {
             var reach = deviceBounds
@@ -141,7 +146,8 @@ struct RenderListBuilder {
                 out.append(RenderEntry(
                     id: s.id, transform: m, bounds: b, clip: clip, deviceRect: rect, opacity: alpha,
                     cornerRadius: max(0, s.cornerRadius), clipsContents: s.clipsToBounds || s.cornerRadius > 0,
-                    backgroundColor: s.backgroundColor, borderColor: s.borderColor, borderWidth: s.borderWidth,
+                    backgroundColor: s.backgroundColor, borderColor: borderOnTop ? nil : s.borderColor,
+                    borderWidth: borderOnTop ? 0 : s.borderWidth,
                     contents: s.contents, contentsGravity: s.contentsGravity, contentsScale: s.contentsScale,
                     isOpaque: s.isOpaque, shadow: shadow))
             }
@@ -152,8 +158,7 @@ struct RenderListBuilder {
             childClip = clip.intersection(deviceBounds.integral)
             if childClip.isNull { return }
         }
-        let radius = max(0, s.cornerRadius.isFinite ? s.cornerRadius : 0)
-        guard s.clipsToBounds, radius > 0, m.b == 0, m.c == 0 else {
+        guard roundsSublayers else {
             // Unrounded (or rotated: the device bounding box is the clip, a documented limit).
             for child in s.sublayers { visit(child, parent: m, clip: childClip, opacity: alpha, into: &out) }
             return
@@ -173,6 +178,14 @@ struct RenderListBuilder {
                 id: Self.derivedID(s.id, tag: 3), transform: m, bounds: b, clip: clip, deviceRect: rect, opacity: 1,
                 cornerRadius: radius, clipsContents: false, backgroundColor: color, borderColor: nil, borderWidth: 0,
                 contents: nil, contentsGravity: .scaleToFill, contentsScale: 1, isOpaque: false, isCornerOverlay: true))
+        }
+        if borderOnTop {
+            let rect = deviceBounds.integral.intersection(clip)
+            guard !rect.isEmpty else { return }
+            out.append(RenderEntry(
+                id: Self.derivedID(s.id, tag: 4), transform: m, bounds: b, clip: clip, deviceRect: rect, opacity: alpha,
+                cornerRadius: radius, clipsContents: false, backgroundColor: nil, borderColor: s.borderColor,
+                borderWidth: s.borderWidth, contents: nil, contentsGravity: .scaleToFill, contentsScale: 1, isOpaque: false))
         }
     }
 
