@@ -79,9 +79,9 @@ test-asan: deps-test
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(if $(ASAN_FILTER),--filter '$(ASAN_FILTER)')
 
 ## libFuzzer + ASan over the PNG and JPEG decoders, text layout, the layout evaluator, the
-## evdev parser, the feed JSON and the demo server's request parser, FUZZ_SECONDS each, one after another (`make fuzz FUZZ_SECONDS=600` locally).
+## evdev parser, the feed JSON, the demo server's request parser and SVG (librsvg), FUZZ_SECONDS each, one after another (`make fuzz FUZZ_SECONDS=600` locally).
 FUZZ_SECONDS ?= 60
-FUZZERS ?= png jpeg text layout evdev feed request
+FUZZERS ?= png jpeg text layout evdev feed request svg
 fuzz: deps-test
 	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZERS)
 

@@ -12,7 +12,9 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   # libcrypto (CCrypto): SHA-256 names the image cache's files.
   libssl-dev
   # libdrm (CDRM): the KMS presenter (SilkKMS) — modesetting, dumb buffers, page flips.
-  libdrm-dev)
+  libdrm-dev
+  # cairo draws vector paths into Silk's bitmaps; librsvg renders SVG images (through cairo).
+  libcairo2-dev librsvg2-dev)
 # Fonts the demo's text scene shows (CJK and colour emoji; Debian 12 ships only DejaVu): wanted
 # by `make demo`, which goes on without them (saying which package would fix the boxes) when it
 # cannot install them.

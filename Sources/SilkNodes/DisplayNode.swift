@@ -83,6 +83,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private var _cornerRadius: Double = 0
     private var _opacity: Double = 1
     private var _clipsToBounds = false
+    private var _shadow: Shadow?
+    private var _rendersAsGroup = false
+    private var _cornerClipping: CornerClipping = .clip
     private var _isHidden = false
     private var _isOpaque = false
     private var _isUserInteractionEnabled = true
@@ -321,25 +324,47 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         get { lock.withLock { _borderWidth } }
         set { lock.withLock { _borderWidth = max(0, newValue.isFinite ? newValue : 0) }; markDirty(redrawIfRasterized: true) }
     }
-    /// Radius of the rounded corners in points: the background and border are rounded, and the
-    /// node's own contents too when `clipsToBounds` (subnodes are clipped to the square bounds:
-    /// round a subnode's own corners instead). Any thread.
+    /// Radius of the rounded corners in points: the background and border are rounded, and with
+    /// `clipsToBounds` the node's own contents and its subnodes too (see `cornerClipping`; under
+    /// a rotation subnodes are clipped to the bounding box). Any thread.
     public var cornerRadius: Double {
         get { lock.withLock { _cornerRadius } }
         set { lock.withLock { _cornerRadius = max(0, newValue.isFinite ? newValue : 0) }; markDirty(redrawIfRasterized: true) }
     }
-    /// Opacity from 0 to 1, multiplied with the ancestors' (per layer, not group opacity). Below
+    /// Opacity from 0 to 1, multiplied with the ancestors' (per layer unless `rendersAsGroup`). Below
     /// 0.01 the node takes no touches. Any thread.
     public var opacity: Double {
         get { lock.withLock { _opacity } }
         set { lock.withLock { _opacity = min(1, max(0, newValue.isFinite ? newValue : 1)) }; markDirty(redrawIfRasterized: true) }
     }
-    /// Whether the contents and subnodes are cut off at the bounds (a rectangle: only the node's
-    /// own contents follow `cornerRadius`). Hit testing follows: nothing outside a clipping
-    /// ancestor takes touches. Any thread.
+    /// Whether the contents and subnodes are cut off at the (rounded, see `cornerClipping`)
+    /// bounds. Hit testing follows the rectangle: nothing outside a clipping ancestor takes
+    /// touches. Any thread.
     public var clipsToBounds: Bool {
         get { lock.withLock { _clipsToBounds } }
         set { lock.withLock { _clipsToBounds = newValue }; markDirty(redrawIfRasterized: true) }
+    }
+    /// A drop shadow under the node's (rounded) bounds, CSS's box-shadow: colour, offset, blur
+    /// radius and spread (nil: none). Drawn by the compositor, so it costs no display job (not
+    /// `TextNode.shadow`, which shadows the glyphs). Any thread.
+    public var boxShadow: Shadow? {
+        get { lock.withLock { _shadow } }
+        set { lock.withLock { _shadow = newValue }; markDirty(redrawIfRasterized: true) }
+    }
+    /// With an opacity below 1, the node and its subnodes are blended as one picture (group
+    /// opacity) instead of each at that opacity, so overlapping subnodes do not show through each
+    /// other. Off by default. Any thread.
+    public var rendersAsGroup: Bool {
+        get { lock.withLock { _rendersAsGroup } }
+        set { lock.withLock { _rendersAsGroup = newValue }; markDirty(redrawIfRasterized: true) }
+    }
+    /// How subnodes are rounded when `clipsToBounds` and `cornerRadius` are set (Texture's
+    /// corner rounding types): `.clip` (default) masks them offscreen; `.precomposited(color)`
+    /// paints the corners in the colour behind the node, cheaper but right only on that colour.
+    /// Any thread.
+    public var cornerClipping: CornerClipping {
+        get { lock.withLock { _cornerClipping } }
+        set { lock.withLock { _cornerClipping = newValue }; markDirty(redrawIfRasterized: true) }
     }
     /// Hides the node and its subtree; hidden nodes take no touches and leave the focus chain. The
     /// contents are kept, so showing it again costs nothing. Any thread.
@@ -716,8 +741,12 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         let s = lock.withLock { (frame: _frame, origin: _boundsOrigin, transform: _transform, anchor: _anchorPoint, bg: _backgroundColor, bc: _borderColor, bw: _borderWidth, cr: _cornerRadius,
                                  op: _opacity, clip: _clipsToBounds, hidden: _isHidden, opaque: _isOpaque,
                                  placeholder: _placeholderEnabled ? _placeholderColor : nil,
-                                 placeholderImage: _placeholderEnabled ? _placeholderImage : nil, raster: _rasterizesSubtree) }
+                                 placeholderImage: _placeholderEnabled ? _placeholderImage : nil, raster: _rasterizesSubtree,
+                                 shadow: _shadow, group: _rendersAsGroup, corners: _cornerClipping) }
         layer.anchorPoint = s.anchor
+        layer.shadow = s.shadow
+        layer.rendersAsGroup = s.group
+        layer.cornerClipping = s.corners
         layer.frame = s.frame
         layer.bounds.origin = s.origin
         layer.transform = s.transform

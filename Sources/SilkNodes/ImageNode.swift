@@ -54,7 +54,8 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
             if sizeChanged { setNeedsLayout() }
         }
     }
-    /// A PNG or JPEG file decoded by the display job. Setting it clears `image`. Any thread.
+    /// A PNG, JPEG or SVG file decoded by the display job (an SVG is rendered at the node's
+    /// pixel size, fitted by `contentMode`; see `SVGImage`). Setting it clears `image`. Any thread.
     public var imagePath: String? {
         get { lock.withLock { _imagePath } }
         set { lock.withLock { _imagePath = newValue; _image = nil }; setNeedsDisplay() }
@@ -126,7 +127,14 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
             decoded = .success(image)
         } else if let path = p.path {
             do throws(RasterError) {
-                decoded = .success(try ImageDecoder.decode(contentsOf: path, targetSize: devicePixels).bitmap)
+                if SVGImage.isSVG(path: path) {
+                    // Vectors: rendered at exactly the node's pixels (cached per size), so they
+                    // are drawn 1:1 below and stay sharp at any scale.
+                    decoded = .success(try SVGRenderCache.render(path: path, width: devicePixels.width, height: devicePixels.height,
+                                                                 contentMode: p.contentMode))
+                } else {
+                    decoded = .success(try ImageDecoder.decode(contentsOf: path, targetSize: devicePixels).bitmap)
+                }
             } catch {
                 decoded = .failure(error)
             }

@@ -116,7 +116,7 @@ public final class Canvas {
         var clip: Rect?
         var opacity: Double
     }
-    private var state: State
+    var state: State  // internal: the cairo path drawing (Cairo.swift) reads it
     private var stack: [State] = []
     /// Convex shapes composite the pixels they cover entirely without a mask and rasterize only
     /// the rest (`ConvexTrapezoids.coveredRect`). Off only in tests, which compare both ways.

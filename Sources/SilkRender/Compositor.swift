@@ -34,6 +34,8 @@ public final class Compositor {
     private var previous: [RenderEntry] = []
     private var animationClock = AnimationClock()
     private var needsFullRepaint = true
+    /// Blurred shadow bitmaps by pixel size, radius and colour (LayerEffects.swift).
+    var shadowCache: [ShadowKey: Bitmap] = [:]
 
     /// Counters of the last composited frame (`SILK_RENDER_STATS=1`, the benchmark).
     public struct Statistics: Sendable {
@@ -163,19 +165,22 @@ public final class Compositor {
         let canvas = Canvas(bitmap: backBuffer, scale: 1)
         for (i, rects) in pieces.reversed() {
             stats.entriesDrawn += 1
-            for v in rects { draw(list[i], visible: v, canvas: canvas, stats: &stats) }
+            for v in rects { draw(list[i], visible: v, canvas: canvas, target: backBuffer, stats: &stats) }
         }
     }
 
-    private func draw(_ e: RenderEntry, visible: Rect, canvas: Canvas, stats: inout Statistics) {
+    /// Paints `e` within `visible` into `target` (the back buffer, or a group's offscreen
+    /// buffer), through `canvas` drawing into `target`.
+    func draw(_ e: RenderEntry, visible: Rect, canvas: Canvas, target: Bitmap, stats: inout Statistics) {
+        if e.group != nil { return drawGroup(e, visible: visible, canvas: canvas, stats: &stats) }
         // SRC fast path: opaque contents at 1:1 on the pixel grid.
-        if let contents = e.contents, e.isOpaque, e.opacity >= 1, e.cornerRadius == 0, e.transform.isTranslation,
+        if e.shadow == nil, let contents = e.contents, e.isOpaque, e.opacity >= 1, e.cornerRadius == 0, e.transform.isTranslation,
            e.contentsGravity == .scaleToFill, e.borderWidth == 0,
            Double(contents.width) == e.bounds.width * e.transform.a, Double(contents.height) == e.bounds.height * e.transform.d {
             let origin = e.transform.apply(to: Point(x: e.bounds.minX, y: e.bounds.minY))
             if origin.x == origin.x.rounded(), origin.y == origin.y.rounded() {
                 let src = visible.offsetBy(dx: -origin.x, dy: -origin.y)
-                backBuffer.composite(contents, from: src, to: visible.origin, operation: .source)
+                target.composite(contents, from: src, to: visible.origin, operation: .source)
                 stats.srcFastPaths += 1
                 return
             }
@@ -185,6 +190,8 @@ public final class Compositor {
             canvas.concatenate(e.transform)
             canvas.multiplyOpacity(e.opacity)
             let b = e.bounds
+            if e.isCornerOverlay { return drawCornerOverlay(e, canvas: canvas) }
+            drawShadow(e, canvas: canvas)
             if let bg = e.backgroundColor {
                 if e.cornerRadius > 0 { canvas.fillRoundedRect(b, cornerRadius: e.cornerRadius, with: .color(bg)) }
                 else { canvas.fill(b, with: .color(bg)) }

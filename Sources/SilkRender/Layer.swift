@@ -82,6 +82,14 @@ public final class Layer: CustomStringConvertible {
     public var contentsScale: Double = 1 { didSet { if contentsScale != oldValue { invalidate() } } }
     /// Seconds the contents fade in from transparent when they first arrive (0: appear at once).
     public var contentsFadeInDuration: Double = 0
+    /// A drop shadow below the layer's (rounded) bounds (nil: none).
+    public var shadow: Shadow? { didSet { if shadow != oldValue { invalidate() } } }
+    /// With an opacity below 1, the layer and its sublayers are composited offscreen and blended
+    /// as one (Core Animation's `allowsGroupOpacity`): overlapping translucent sublayers do not
+    /// show through each other. Off by default (opacity multiplies down the tree).
+    public var rendersAsGroup = false { didSet { if rendersAsGroup != oldValue { invalidate() } } }
+    /// How sublayers are rounded when ``clipsToBounds`` and ``cornerRadius`` are set.
+    public var cornerClipping: CornerClipping = .clip { didSet { if cornerClipping != oldValue { invalidate() } } }
     /// Declares the layer fully opaque where it draws (opaque background or contents with no
     /// alpha, no rounded corners); the compositor then uses pixman's SRC fast path.
     public var isOpaque = false { didSet { if isOpaque != oldValue { invalidate() } } }
@@ -201,7 +209,8 @@ public final class Layer: CustomStringConvertible {
             isHidden: isHidden, clipsToBounds: clipsToBounds, cornerRadius: cornerRadius,
             backgroundColor: backgroundColor, borderColor: borderColor, borderWidth: borderWidth,
             contents: contents, contentsGravity: contentsGravity, contentsScale: contentsScale,
-            isOpaque: isOpaque, animations: animations, sublayers: sublayers.map { $0.snapshot() })
+            isOpaque: isOpaque, animations: animations, sublayers: sublayers.map { $0.snapshot() },
+            shadow: shadow, rendersAsGroup: rendersAsGroup, cornerClipping: cornerClipping)
         cachedSnapshot = s
         return s
     }

@@ -42,11 +42,19 @@ public final class LayerSnapshot: Sendable {
     public let animations: [LayerAnimation]
     /// The sublayers' snapshots, back to front.
     public let sublayers: [LayerSnapshot]
+    /// The layer's ``Layer/shadow`` at the commit.
+    public let shadow: Shadow?
+    /// The layer's ``Layer/rendersAsGroup`` at the commit.
+    public let rendersAsGroup: Bool
+    /// The layer's ``Layer/cornerClipping`` at the commit.
+    public let cornerClipping: CornerClipping
 
     init(id: Layer.LayerID, position: Point, bounds: Rect, transform: AffineTransform, anchorPoint: Point, opacity: Double,
          isHidden: Bool, clipsToBounds: Bool, cornerRadius: Double, backgroundColor: Color?,
          borderColor: Color?, borderWidth: Double, contents: Bitmap?, contentsGravity: ContentMode,
-         contentsScale: Double, isOpaque: Bool, animations: [LayerAnimation], sublayers: [LayerSnapshot]) {
+         contentsScale: Double, isOpaque: Bool, animations: [LayerAnimation], sublayers: [LayerSnapshot],
+         shadow: Shadow? = nil, rendersAsGroup: Bool = false, cornerClipping: CornerClipping = .clip) {
+        self.shadow = shadow?.sanitized; self.rendersAsGroup = rendersAsGroup; self.cornerClipping = cornerClipping
         self.id = id; self.position = position; self.bounds = bounds; self.transform = transform
         self.anchorPoint = anchorPoint
         self.opacity = opacity; self.isHidden = isHidden; self.clipsToBounds = clipsToBounds

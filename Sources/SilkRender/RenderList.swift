@@ -22,19 +22,33 @@ struct RenderEntry {
     let contentsGravity: ContentMode
     let contentsScale: Double
     let isOpaque: Bool
+    /// Drawn below the background; `deviceRect` includes its blur.
+    var shadow: Shadow? = nil
+    /// A group: these entries are composited offscreen and blended as one, at `opacity`, masked
+    /// by the rounded `bounds` when `cornerRadius` > 0 (group opacity, rounded subtree clipping).
+    var group: [RenderEntry]? = nil
+    /// Paints the corners outside the rounded `bounds` in `backgroundColor` (precomposited corners).
+    var isCornerOverlay = false
 
     /// True when painting `self` and `other` gives the same pixels.
     func drawsSame(as o: RenderEntry) -> Bool {
-        transform == o.transform && bounds == o.bounds && clip == o.clip && opacity == o.opacity
+        guard transform == o.transform && bounds == o.bounds && clip == o.clip && opacity == o.opacity
             && cornerRadius == o.cornerRadius && clipsContents == o.clipsContents
             && backgroundColor == o.backgroundColor && borderColor == o.borderColor
             && borderWidth == o.borderWidth && contents === o.contents
             && contentsGravity == o.contentsGravity && contentsScale == o.contentsScale && isOpaque == o.isOpaque
+            && shadow == o.shadow && isCornerOverlay == o.isCornerOverlay && deviceRect == o.deviceRect else { return false }
+        switch (group, o.group) {
+        case (nil, nil): return true
+        case let (a?, b?):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.id == $1.id && $0.drawsSame(as: $1) }
+        default: return false
+        }
     }
 
     /// The integral device rectangle this entry paints fully opaquely, or nil.
     var opaqueRect: Rect? {
-        guard opacity >= 1, transform.b == 0, transform.c == 0, cornerRadius == 0 else { return nil }
+        guard group == nil, !isCornerOverlay, opacity >= 1, transform.b == 0, transform.c == 0, cornerRadius == 0 else { return nil }
         guard isOpaque || (backgroundColor?.alpha ?? 0) >= 1 else { return nil }
         let d = transform.apply(to: bounds).intersection(clip)
         guard !d.isNull else { return nil }
@@ -46,7 +60,7 @@ struct RenderEntry {
 
     /// The entry paints every pixel of `rect` opaquely (so nothing below shows there).
     func coversOpaquely(_ rect: Rect) -> Bool {
-        guard opacity >= 1, transform.b == 0, transform.c == 0, cornerRadius == 0 else { return false }
+        guard group == nil, !isCornerOverlay, opacity >= 1, transform.b == 0, transform.c == 0, cornerRadius == 0 else { return false }
         let painted = (isOpaque || (backgroundColor?.alpha ?? 0) >= 1)
         return painted && transform.apply(to: bounds).intersection(clip).contains(rect)
     }
@@ -74,12 +88,23 @@ struct RenderListBuilder {
     }
 
     private mutating func visit(_ s: LayerSnapshot, parent: AffineTransform, clip: Rect, opacity inherited: Double,
-                                into out: inout [RenderEntry]) {
+                                into out: inout [RenderEntry], asGroup: Bool = false) {
         guard !s.isHidden else { return }
         let v = clock.evaluate(s, at: time)
         let position = v.position
-        let alpha = inherited * min(1, max(0, v.opacity.isFinite ? v.opacity : 0))
+        var alpha = inherited * min(1, max(0, v.opacity.isFinite ? v.opacity : 0))
         guard alpha > 0 else { return }
+        // Group opacity: the layer and its subtree are flattened at full opacity into one group
+        // entry, blended at `alpha` (LayerEffects.swift draws it).
+        if asGroup {
+            alpha = 1
+        } else if s.rendersAsGroup, alpha < 1, !s.sublayers.isEmpty {
+            var inner: [RenderEntry] = []
+            visit(s, parent: parent, clip: clip, opacity: 1, into: &inner, asGroup: true)
+            appendGroup(inner, id: s.id, tag: 1, transform: .identity, bounds: screen, clip: clip, opacity: alpha,
+                        cornerRadius: 0, into: &out)
+            return
+        }
         let b = v.bounds
         guard b.origin.x.isFinite, b.origin.y.isFinite, b.size.isValidExtent,
               position.x.isFinite, position.y.isFinite else { return }
@@ -90,16 +115,28 @@ struct RenderListBuilder {
             .concatenating(AffineTransform(translationX: position.x, y: position.y))
         let m = local.concatenating(parent)
         let deviceBounds = m.apply(to: b)
-        let draws = v.backgroundColor != nil || s.contents != nil || (v.borderWidth > 0 && v.borderColor != nil)
-        if draws {
-            let rect = deviceBounds.integral.intersection(clip)
+        let radius = max(0, v.cornerRadius.isFinite ? v.cornerRadius : 0)
+        let roundsSublayers = s.clipsToBounds && radius > 0 && m.b == 0 && m.c == 0 && !s.sublayers.isEmpty
+        // A layer that rounds its sublayers draws its border above them (as Core Animation
+        // does), or they would cover it inside the rounded clip.
+        let borderOnTop = roundsSublayers && v.borderWidth > 0 && v.borderColor != nil
+        let draws = v.backgroundColor != nil || s.contents != nil || (!borderOnTop && v.borderWidth > 0 && v.borderColor != nil)
+        let shadow = s.shadow.flatMap { $0.color.alpha > 0 ? $0 : nil }
+        if draws || shadow != nil {
+            var reach = deviceBounds
+            if let shadow {
+                let (shape, _) = shadow.shape(for: b, cornerRadius: v.cornerRadius)
+                reach = reach.union(m.apply(to: shape.insetBy(dx: -shadow.blurExtent - 1, dy: -shadow.blurExtent - 1)))
+            }
+            let rect = reach.integral.intersection(clip)
             if !rect.isEmpty {
                 out.append(RenderEntry(
                     id: s.id, transform: m, bounds: b, clip: clip, deviceRect: rect, opacity: alpha,
                     cornerRadius: max(0, v.cornerRadius), clipsContents: s.clipsToBounds || v.cornerRadius > 0,
-                    backgroundColor: v.backgroundColor, borderColor: v.borderColor, borderWidth: v.borderWidth,
+                    backgroundColor: v.backgroundColor, borderColor: borderOnTop ? nil : v.borderColor,
+                    borderWidth: borderOnTop ? 0 : v.borderWidth,
                     contents: s.contents, contentsGravity: s.contentsGravity, contentsScale: s.contentsScale,
-                    isOpaque: s.isOpaque))
+                    isOpaque: s.isOpaque, shadow: shadow))
             }
         }
         guard !s.sublayers.isEmpty else { return }
@@ -108,9 +145,53 @@ struct RenderListBuilder {
             childClip = clip.intersection(deviceBounds.integral)
             if childClip.isNull { return }
         }
-        for child in s.sublayers {
-            visit(child, parent: m, clip: childClip, opacity: alpha, into: &out)
+        guard roundsSublayers else {
+            // Unrounded (or rotated: the device bounding box is the clip, a documented limit).
+            for child in s.sublayers { visit(child, parent: m, clip: childClip, opacity: alpha, into: &out) }
+            return
         }
+        switch s.cornerClipping {
+        case .clip:
+            // Rounded subtree clipping: the sublayers become one group masked by the rounded bounds.
+            var inner: [RenderEntry] = []
+            for child in s.sublayers { visit(child, parent: m, clip: childClip, opacity: alpha, into: &inner) }
+            appendGroup(inner, id: s.id, tag: 2, transform: m, bounds: b, clip: childClip, opacity: 1,
+                        cornerRadius: radius, into: &out)
+        case let .precomposited(color):
+            for child in s.sublayers { visit(child, parent: m, clip: childClip, opacity: alpha, into: &out) }
+            let rect = deviceBounds.integral.intersection(clip)
+            guard !rect.isEmpty else { return }
+            out.append(RenderEntry(
+                id: Self.derivedID(s.id, tag: 3), transform: m, bounds: b, clip: clip, deviceRect: rect, opacity: 1,
+                cornerRadius: radius, clipsContents: false, backgroundColor: color, borderColor: nil, borderWidth: 0,
+                contents: nil, contentsGravity: .scaleToFill, contentsScale: 1, isOpaque: false, isCornerOverlay: true))
+        }
+        if borderOnTop {
+            let rect = deviceBounds.integral.intersection(clip)
+            guard !rect.isEmpty else { return }
+            out.append(RenderEntry(
+                id: Self.derivedID(s.id, tag: 4), transform: m, bounds: b, clip: clip, deviceRect: rect, opacity: alpha,
+                cornerRadius: radius, clipsContents: false, backgroundColor: nil, borderColor: v.borderColor,
+                borderWidth: v.borderWidth, contents: nil, contentsGravity: .scaleToFill, contentsScale: 1, isOpaque: false))
+        }
+    }
+
+    /// An id for an entry a layer adds beside its own (a group, a corner overlay): layer ids
+    /// count up from 1, so the top bits are free.
+    static func derivedID(_ id: Layer.LayerID, tag: UInt64) -> Layer.LayerID {
+        Layer.LayerID(raw: id.raw | (tag << 60))
+    }
+
+    private func appendGroup(_ inner: [RenderEntry], id: Layer.LayerID, tag: UInt64, transform: AffineTransform, bounds: Rect,
+                             clip: Rect, opacity: Double, cornerRadius: Double, into out: inout [RenderEntry]) {
+        guard !inner.isEmpty else { return }
+        let reach = inner.reduce(Rect.null) { $0.union($1.deviceRect) }.intersection(clip)
+        guard !reach.isNull, !reach.isEmpty else { return }
+        out.append(RenderEntry(
+            id: Self.derivedID(id, tag: tag), transform: transform, bounds: bounds, clip: clip, deviceRect: reach,
+            opacity: opacity, cornerRadius: cornerRadius, clipsContents: cornerRadius > 0, backgroundColor: nil,
+            borderColor: nil, borderWidth: 0, contents: nil, contentsGravity: .scaleToFill, contentsScale: 1,
+            isOpaque: false, group: inner))
     }
 }
 

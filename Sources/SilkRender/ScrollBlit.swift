@@ -54,7 +54,8 @@ struct ScrollBlit {
             guard o.bounds == n.bounds, o.opacity == n.opacity, o.cornerRadius == n.cornerRadius,
                   o.clipsContents == n.clipsContents, o.backgroundColor == n.backgroundColor,
                   o.borderColor == n.borderColor, o.borderWidth == n.borderWidth, o.contents === n.contents,
-                  o.contentsGravity == n.contentsGravity, o.contentsScale == n.contentsScale, o.isOpaque == n.isOpaque
+                  o.contentsGravity == n.contentsGravity, o.contentsScale == n.contentsScale, o.isOpaque == n.isOpaque,
+                  o.shadow == n.shadow, o.isCornerOverlay == n.isCornerOverlay, o.group == nil, n.group == nil
             else { return nil }
             // The entry must lie within the viewport's clip already (it does: clip is its clip).
             self.dx = dx; self.dy = dy; clip = o.clip
@@ -67,6 +68,7 @@ struct ScrollBlit {
     func isInvariant(_ o: RenderEntry, _ n: RenderEntry) -> Bool {
         func solid(_ e: RenderEntry) -> Bool {
             e.contents == nil && (e.borderWidth == 0 || e.borderColor == nil) && e.cornerRadius == 0
+                && e.shadow == nil && e.group == nil && !e.isCornerOverlay
                 && e.opacity >= 1 && (e.backgroundColor?.alpha ?? 0) >= 1 && e.transform.b == 0 && e.transform.c == 0
                 && e.transform.apply(to: e.bounds).intersection(e.clip).contains(clip)
         }

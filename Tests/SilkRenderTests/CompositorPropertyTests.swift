@@ -129,7 +129,18 @@ import SilkRaster
     func mutate(root: Layer, layers: inout [Layer], palette: [Bitmap], rng: inout SplitMix64) {
         func rand(_ r: ClosedRange<Double>) -> Double { Double.random(in: r, using: &rng) }
         func anyLayer() -> Layer? { layers.randomElement(using: &rng) }
-        switch Int.random(in: 0..<12, using: &rng) {
+        switch Int.random(in: 0..<13, using: &rng) {
+        case 12: // effects: shadows, group opacity, rounded subtree clipping (both modes)
+            if let l = anyLayer() {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: l.shadow = Bool.random(using: &rng) ? Shadow(color: Color(white: 0, alpha: 0.5), offset: Point(x: rand(-3...3), y: rand(0...4)),
+                                                                    blurRadius: [0, 2, 5].randomElement(using: &rng)!, spread: rand(-1...2)) : nil
+                case 1: l.rendersAsGroup.toggle()
+                default:
+                    l.cornerClipping = Bool.random(using: &rng) ? .clip : .precomposited(.white)
+                    l.clipsToBounds = true; l.cornerRadius = [0, 5, 12].randomElement(using: &rng)!
+                }
+            }
         case 0, 1:  // add under root or under another layer
             let l = Layer()
             l.frame = Rect(x: rand(-10...90).rounded(), y: rand(-10...70).rounded(), width: rand(4...40).rounded(), height: rand(4...30).rounded())

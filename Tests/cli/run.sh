@@ -73,6 +73,21 @@ expect_error corrupt-png "corrupt.png" -- snapshot image --image "$tmp/corrupt.p
 expect_error huge-png "huge.png" -- snapshot image --image "$tmp/huge.png"
 expect_error huge-jpeg "huge.jpg" -- snapshot image --image "$tmp/huge.jpg"
 expect_error image-without-path "--image" -- snapshot image
+# SVG (librsvg): an icon renders at any size; hostile documents end in one line naming the file.
+icon=$(dirname "$0")/../../assets/icons/gauge.svg
+expect_png svg-icon 96 96 -- snapshot image --image "$icon" --size 48x48 --scale 2
+printf '<svg xmlns="http://www.w3.org/2000/svg"><rect' >"$tmp/cut.svg"
+expect_error svg-truncated "cut.svg" -- snapshot image --image "$tmp/cut.svg"
+python3 - "$tmp" <<'PY'
+import sys
+d = sys.argv[1]
+open(d + "/deep.svg", "w").write('<svg xmlns="http://www.w3.org/2000/svg">' + "<g>" * 5000 + "</g>" * 5000 + "</svg>")
+open(d + "/many.svg", "w").write('<svg xmlns="http://www.w3.org/2000/svg">' + '<rect width="1" height="1"/>' * 60000 + "</svg>")
+PY
+expect_error svg-deep "deep.svg" -- snapshot image --image "$tmp/deep.svg"
+expect_error svg-many-elements "many.svg" -- snapshot image --image "$tmp/many.svg"
+printf '<svg xmlns="http://www.w3.org/2000/svg" width="1e6" height="1e6" viewBox="0 0 1000000 1000000"><circle cx="5e5" cy="5e5" r="4e5"/></svg>' >"$tmp/vast.svg"
+expect_png svg-huge-viewbox 200 100 -- snapshot image --image "$tmp/vast.svg" --size 200x100
 
 # --- text files: any bytes -------------------------------------------------------------------
 printf 'Hello \xff\xfe invalid \xc3\x28 UTF-8 \xe2\x82 and a NUL \x00 byte.\n' >"$tmp/invalid.txt"

@@ -58,11 +58,70 @@ public enum RasterBenchmarks {
             _ = try square.blurred(radius: 20)
         })
 
+        results += try pathBenchmarks(runs: runs)
+
         let png = try square.pngData()
         results.append(try measure("PNG decode 512×512 RGBA", runs: runs, detail: "\(png.count / 1024) KiB") { () throws(RasterError) in
             _ = try ImageDecoder.decode(data: png)
         })
         return results
+    }
+
+    /// Vector paths (cairo) on a 512×512 canvas at 1×: a closed curve of 1,000 cubic segments
+    /// filled (non-zero) and stroked 2 points wide; a 100-point chart line stroked 2 points
+    /// wide with round joins, solid and dashed; and, for the choice between cairo and Silk's own
+    /// pixman trapezoids, the same outline flattened to a 1,000-gon filled both ways
+    /// (`fillPolygon` takes only shapes star-shaped around their first vertex). Last: one 24-point
+    /// SVG icon rendered at 48 px (librsvg, parse included).
+    public static func pathBenchmarks(runs: Int) throws(RasterError) -> [Measurement] {
+        let canvasBitmap = try Bitmap(width: 512, height: 512)
+        let canvas = Canvas(bitmap: canvasBitmap)
+        let center = Point(x: 256, y: 256)
+        func wobble(_ a: Double) -> Point {
+            let r = 200 + 30 * sin(7 * a)
+            return Point(x: center.x + r * cos(a), y: center.y + r * sin(a))
+        }
+        var curve = Path()
+        curve.move(to: wobble(0))
+        for k in 1...1000 {
+            let a0 = 2 * Double.pi * Double(k - 1) / 1000, a1 = 2 * Double.pi * Double(k) / 1000
+            let p0 = wobble(a0), p1 = wobble(a1)
+            curve.addCurve(to: p1, control1: Point(x: p0.x + (p1.x - p0.x) / 3 + 0.5, y: p0.y + (p1.y - p0.y) / 3),
+                           control2: Point(x: p0.x + 2 * (p1.x - p0.x) / 3, y: p0.y + 2 * (p1.y - p0.y) / 3 - 0.5))
+        }
+        curve.closeSubpath()
+        let polygon = (0..<1000).map { wobble(2 * Double.pi * Double($0) / 1000) }
+        var polygonPath = Path(); polygonPath.addLines(polygon); polygonPath.closeSubpath()
+        var chart = Path()
+        var rng = SplitMix64(seed: 7)
+        chart.addLines((0..<100).map { Point(x: 6 + Double($0) * 5, y: 256 + 180 * sin(Double($0) / 9) + Double(rng.next() % 40) - 20) })
+        let blue = Paint.color(Color(red: 0.2, green: 0.4, blue: 0.9, alpha: 0.9))
+        var out: [Measurement] = []
+        out.append(try measure("path fill 1,000-segment curve", runs: runs, detail: "cairo, 512×512, non-zero") { () throws(RasterError) in
+            canvas.fill(curve, with: blue)
+        })
+        out.append(try measure("path stroke 1,000-segment curve", runs: runs, detail: "cairo, 2 pt, miter joins") { () throws(RasterError) in
+            canvas.stroke(curve, style: StrokeStyle(lineWidth: 2), with: blue)
+        })
+        out.append(try measure("path stroke 100-point chart line", runs: runs, detail: "cairo, 2 pt, round joins") { () throws(RasterError) in
+            canvas.stroke(chart, style: StrokeStyle(lineWidth: 2, lineCap: .round, lineJoin: .round), with: blue)
+        })
+        out.append(try measure("path stroke 100-point chart line dashed", runs: runs, detail: "cairo, 2 pt, dashes 6 3") { () throws(RasterError) in
+            canvas.stroke(chart, style: StrokeStyle(lineWidth: 2, lineJoin: .round, dashes: [6, 3]), with: blue)
+        })
+        out.append(try measure("path fill 1,000-gon (cairo)", runs: runs, detail: "the curve flattened, Canvas.fill(Path)") { () throws(RasterError) in
+            canvas.fill(polygonPath, with: blue)
+        })
+        out.append(try measure("polygon fill 1,000-gon (pixman traps)", runs: runs, detail: "the same, Canvas.fillPolygon (convex/star only)") { () throws(RasterError) in
+            canvas.fillPolygon(polygon, with: blue)
+        })
+        if let icon = Assets.directory?.appendingPathComponent("icons/gauge.svg").path {
+            let svg = try SVGImage(contentsOf: icon)
+            out.append(try measure("SVG icon 24 pt at 48 px", runs: runs, detail: "librsvg, parse + render gauge.svg") { () throws(RasterError) in
+                _ = try svg.render(width: 48, height: 48)
+            })
+        }
+        return out
     }
 
     /// `run(runs:)` as printable lines.

@@ -1,12 +1,14 @@
 import SilkGeometry
 import SilkRaster
 
-/// `silk snapshot image --image PATH`: decodes any file and draws it aspect-fit on a neutral
+/// `silk snapshot image --image PATH`: decodes any file (PNG, JPEG; SVG drawn as vectors) and draws it aspect-fit on a neutral
 /// checkerboard (so transparency shows), at device pixels. Errors name the file.
 public enum ImageScene {
     public static func render(path: String, size: Size, scale: Double) throws -> Bitmap {
         let pixel = (width: Int((size.width * scale).rounded(.up)), height: Int((size.height * scale).rounded(.up)))
-        let decoded = try ImageDecoder.decode(contentsOf: path, targetSize: pixel)
+        // SVG (by content, not name) is drawn as vectors at the snapshot's scale; other files decode.
+        let svg = SVGImage.isSVG(path: path) ? try SVGImage(contentsOf: path) : nil
+        let decoded = svg == nil ? try ImageDecoder.decode(contentsOf: path, targetSize: pixel) : nil
         let bitmap = try Bitmap(size: size, scale: scale)
         let c = Canvas(bitmap: bitmap, scale: scale)
         c.fill(Rect(size: size), with: .color(Color(white: 0.92)))
@@ -20,7 +22,8 @@ public enum ImageScene {
             }
             y += tile
         }
-        c.draw(decoded.bitmap, in: Rect(size: size), contentMode: .aspectFit, filter: .highQuality)
+        if let svg { try svg.draw(in: c, rect: Rect(size: size), contentMode: .aspectFit) }
+        if let decoded { c.draw(decoded.bitmap, in: Rect(size: size), contentMode: .aspectFit, filter: .highQuality) }
         return bitmap
     }
 }

@@ -2,22 +2,23 @@ import ArgumentParser
 import Foundation
 import SilkGeometry
 import SilkRaster
+import SilkBench
 
 /// `silk raster-bench`: the rasterizer's figures (median of several runs; build with -c release):
 /// JPEG decode of a 4000×3000 photo in full and with scaled decode to 500 px wide, the card blur
 /// (512×512, radius 30, tint and saturation), and a 300-character paragraph laid out and drawn
-/// with a cold and a warm glyph cache.
+/// with a cold and a warm glyph cache, and vector paths and an SVG icon (`--only paths`).
 struct RasterBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "raster-bench", abstract: "Measure image decoding, blur and text rasterization.")
+        commandName: "raster-bench", abstract: "Measure image decoding, blur, text and path rasterization.")
 
     @Option(help: "Runs per figure (the median is reported).") var runs: Int = 9
-    @Option(help: "Only one figure: jpeg, blur or text (for instruction counts under callgrind).") var only: String?
+    @Option(help: "Only one figure: jpeg, blur, text or paths (for instruction counts under callgrind).") var only: String?
 
     func validate() throws {
         guard (1...1000).contains(runs) else { throw ValidationError("--runs \(runs): must be between 1 and 1000") }
-        if let only, !["jpeg", "blur", "text"].contains(only) {
-            throw ValidationError("--only \(CLIArguments.excerpt(only)): expected jpeg, blur or text")
+        if let only, !["jpeg", "blur", "text", "paths"].contains(only) {
+            throw ValidationError("--only \(CLIArguments.excerpt(only)): expected jpeg, blur, text or paths")
         }
     }
 
@@ -37,6 +38,10 @@ struct RasterBenchCommand: ParsableCommand {
         if only == nil || only == "jpeg" { try jpegFigures(photo, median: median) }
         if only == nil || only == "blur" { try blurFigure(photo, median: median) }
         if only == nil || only == "text" { try textFigures(median: median) }
+        if only == nil || only == "paths" {
+            // Vector paths (cairo) and one SVG icon (librsvg); see RasterBenchmarks.pathBenchmarks.
+            for m in try RasterBenchmarks.pathBenchmarks(runs: runs) { print(m) }
+        }
     }
 
     func jpegFigures(_ photo: Bitmap, median: (() throws -> Void) throws -> Double) throws {
