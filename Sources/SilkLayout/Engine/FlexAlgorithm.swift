@@ -11,7 +11,8 @@ import SilkGeometry
 //  - No automatic minimum size: `min-width/height: auto` is 0 (Texture does the same).
 //  - `flexShrink` defaults to 0 (Texture, Yoga); `flexBasis` fractions of an unknown length
 //    fall back to content size.
-//  - Left-to-right only; the cross axis is never reversed.
+//  - Right-to-left: a row resolves to row-reverse (and back) and a column's cross axis runs
+//    from the right, as in Yoga and the browser (Direction.swift).
 //  - Baselines without `style.ascender` are synthesized from the first child (or the bottom edge).
 // Yoga's behaviour is kept where it differs from CSS, because the oracle (browser results
 // that Yoga also reproduces) can only contain cases where the two agree: relative offsets
@@ -110,7 +111,7 @@ extension FlexBox {
         }
 
         // STEP 1: Axes, padding and border, and the inner lengths available to the children.
-        let mainAxis = direction, crossAxis = direction.cross
+        let mainAxis = direction, crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
         let mainAxisOwnerSize = isMainAxisRow ? ownerWidth : ownerHeight
         let crossAxisOwnerSize = isMainAxisRow ? ownerHeight : ownerWidth
@@ -280,8 +281,10 @@ extension FlexBox {
         // reversed main axes, then apply relative offsets.
         let crossSize = measured(crossAxis), mainSize = measured(mainAxis)
         let wrapReverse = stack.flexWrap == .wrapReverse
+        // A reversed cross axis (a column in RTL) was laid out from its start edge, the right.
+        let mirrorCross = wrapReverse != crossAxis.isReverse
         for child in children where child.style.positionType != .absolute {
-            if wrapReverse {
+            if mirrorCross {
                 child.setPosition(crossAxis, crossSize - child.position(crossAxis) - child.measured(crossAxis))
             }
             if mainAxis.isReverse && child.style.display != .none {
@@ -296,16 +299,17 @@ extension FlexBox {
         }
     }
 
-    /// The offset a relatively positioned box is moved by along a physical axis: the start inset
-    /// if set, else minus the end inset.
-    func relativeOffset(_ axis: FlexDirection, _ axisSize: Double) -> Double {
+    /// The offset a relatively positioned box is moved by along a physical axis: the inline-start
+    /// inset if set (left, or right in a right-to-left parent), else minus the end inset.
+    /// Measured towards the parent's inline end.
+    func relativeOffset(_ axis: FlexDirection, _ axisSize: Double, rtl: Bool) -> Double {
         if style.positionType == .static { return 0 }
-        let start = axis.isRow ? style.insets.left : style.insets.top
+        let start = axis.isRow ? (rtl ? style.insets.right : style.insets.left) : style.insets.top
         if let start, !start.isAuto {
             let v = start.value(axisSize)
             return v.isNaN ? 0 : v
         }
-        if let end = axis.isRow ? style.insets.right : style.insets.bottom {
+        if let end = axis.isRow ? (rtl ? style.insets.left : style.insets.right) : style.insets.bottom {
             let v = end.value(axisSize)
             return v.isNaN ? 0 : -v
         }
@@ -331,7 +335,7 @@ extension FlexBox {
                               availableInnerMainDim: Double, availableInnerCrossDim: Double,
                               availableInnerWidth: Double, availableInnerHeight: Double,
                               context: LayoutContext) throws(LayoutError) {
-        let crossAxis = mainAxis.cross
+        let crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
         var childMainSize = child.measured(mainAxis)
         var childCrossSize: Double
@@ -362,7 +366,7 @@ extension FlexBox {
                             paddingAndBorderCross: Double, leadingPaddingAndBorderCross: Double,
                             availableInnerCrossDim: Double, availableInnerWidth: Double,
                             availableInnerHeight: Double, context: LayoutContext) throws(LayoutError) {
-        let crossAxis = mainAxis.cross
+        let crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
         var leadPerLine = 0.0
         var currentLead = leadingPaddingAndBorderCross

@@ -6,7 +6,8 @@ import SilkGeometry
 // immutable `Layout`. Numbers use NaN for "undefined", as Yoga does, to keep the hot path free
 // of optionals.
 
-/// A flex axis with its direction. The cross axis is never reversed (left-to-right only).
+/// A flex axis with its direction. Right-to-left boxes resolve `row` to `rowReverse` (and back)
+/// and give columns a reversed (right-to-left) cross axis.
 enum FlexDirection: UInt8 {
     case row, rowReverse, column, columnReverse
     @inline(__always) var isRow: Bool { self == .row || self == .rowReverse }
@@ -61,7 +62,12 @@ final class FlexBox {
     let depth: Int
 
     // Container properties (meaningful for stacks only).
+    /// The main axis, with right-to-left resolved (a row in RTL runs as `rowReverse`).
     let direction: FlexDirection
+    /// The cross axis: `row`, or `rowReverse` for a column in RTL, or `column`.
+    let crossDirection: FlexDirection
+    /// The resolved inline direction is right-to-left.
+    let rtl: Bool
     let isWrap: Bool
 
     /// Width and height after Yoga's "min == max" rule (a box whose min and max agree is fixed).
@@ -103,13 +109,21 @@ final class FlexBox {
     var rootResults = RootResultMemo()
 
     init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
-         parentDirection: FlexDirection?) {
+         parentDirection: FlexDirection?, layoutDirection: LayoutDirection) {
+        let rtl = layoutDirection == .rtl
+        self.rtl = rtl
         self.element = element
-        self.style = style
+        self.style = style.physical(for: layoutDirection)
         self.stack = stack
         self.isRoot = isRoot
         self.depth = depth
-        direction = stack?.direction.flexDirection ?? .column
+        let main = stack?.direction.flexDirection ?? .column
+        switch (main, rtl) {
+        case (.row, true): direction = .rowReverse; crossDirection = .column
+        case (.rowReverse, true): direction = .row; crossDirection = .column
+        case (_, true): direction = main; crossDirection = .rowReverse
+        case (_, false): direction = main; crossDirection = main.cross
+        }
         isWrap = (stack?.flexWrap ?? .noWrap) != .noWrap
         func processed(_ d: Dimension, _ lo: Dimension, _ hi: Dimension) -> Dimension {
             if !hi.isAuto, hi == lo { return hi }
@@ -137,11 +151,13 @@ final class FlexBox {
 
     /// Wraps a stack and, recursively, its children; other elements become measured leaves.
     static func build(_ element: any LayoutElement, style: Style, isRoot: Bool, depth: Int,
-                      parentDirection: FlexDirection?, context: LayoutContext) throws(LayoutError) -> FlexBox {
+                      parentDirection: FlexDirection?, parentLayoutDirection: LayoutDirection,
+                      context: LayoutContext) throws(LayoutError) -> FlexBox {
         try context.checkDepth(depth)
         let stack = element.stackLayoutSpec
         let box = FlexBox(element: element, style: style, stack: stack, isRoot: isRoot, depth: depth,
-                          parentDirection: parentDirection)
+                          parentDirection: parentDirection,
+                          layoutDirection: style.direction.resolved(parent: parentLayoutDirection))
         if let stack, !stack.children.isEmpty {
             box.children.reserveCapacity(stack.children.count)
             // The output tree differs from the flex items only with `display: contents`
@@ -154,7 +170,8 @@ final class FlexBox {
                     output!.append(try box.adoptContents(child, depth: depth + 1, context: context))
                 } else {
                     let childBox = try build(child, style: childStyle, isRoot: false, depth: depth + 1,
-                                             parentDirection: box.direction, context: context)
+                                             parentDirection: box.direction,
+                                             parentLayoutDirection: box.layoutDirection, context: context)
                     box.children.append(childBox)
                     output?.append(.box(childBox))
                 }
@@ -174,8 +191,11 @@ final class FlexBox {
             if childStyle.display == .contents {
                 items.append(try adoptContents(child, depth: depth + 1, context: context))
             } else {
+                // A contents element's own direction still reaches its children.
                 let childBox = try FlexBox.build(child, style: childStyle, isRoot: false, depth: depth + 1,
-                                                 parentDirection: direction, context: context)
+                                                 parentDirection: direction,
+                                                 parentLayoutDirection: element.style.direction.resolved(parent: layoutDirection),
+                                                 context: context)
                 children.append(childBox)
                 items.append(.box(childBox))
             }
@@ -192,12 +212,14 @@ final class FlexBox {
         // different style (a stack laid out as content and as an element).
         let key = ObjectIdentifier(stack)
         let root: FlexBox
-        if let existing = context.flexTrees[key], existing.depth == context.depth + 1, existing.style == style {
+        let layoutDirection = style.direction.resolved(parent: context.direction)
+        if let existing = context.flexTrees[key], existing.depth == context.depth + 1,
+           existing.layoutDirection == layoutDirection, existing.style == style.physical(for: layoutDirection) {
             root = existing
             if let hit = root.rootResults.lookup(range, parentSize) { return hit }
         } else {
             root = try build(stack, style: style, isRoot: true, depth: context.depth + 1,
-                             parentDirection: nil, context: context)
+                             parentDirection: nil, parentLayoutDirection: context.direction, context: context)
             context.flexTrees[key] = root
         }
         let saved = context.depth
@@ -249,7 +271,7 @@ final class FlexBox {
     static func layoutAsYogaRoot(_ stack: StackLayoutSpec, ownerWidth: Double, ownerHeight: Double,
                                  context: LayoutContext) throws(LayoutError) -> Layout {
         let root = try build(stack, style: stack.style, isRoot: true, depth: context.depth + 1,
-                             parentDirection: nil, context: context)
+                             parentDirection: nil, parentLayoutDirection: context.direction, context: context)
         func axis(_ a: FlexDirection, _ owner: Double) -> (Double, SizingMode) {
             if root.hasDefiniteLength(a, owner) {
                 return (root.resolvedDimension(a, owner) + root.marginForAxis(a, ownerWidth), .exactly)
@@ -290,6 +312,9 @@ final class FlexBox {
         for child in children { subs.append(child.makeLayout()) }
         return Layout(element: element, size: size, position: position, sublayouts: subs)
     }
+
+    /// The resolved inline direction (never `inherit`).
+    @inline(__always) var layoutDirection: LayoutDirection { rtl ? .rtl : .ltr }
 
     // MARK: - Style accessors (percentages of margins and padding are of the owner's width)
 
@@ -503,9 +528,10 @@ final class FlexBox {
 
     private func elementLayout(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         if let l = elementLayouts.lookup(range) { return l }
-        let saved = context.depth
+        let saved = context.depth, savedDirection = context.direction
         context.depth = depth
-        defer { context.depth = saved }
+        context.direction = layoutDirection
+        defer { context.depth = saved; context.direction = savedDirection }
         let l = try element.calculateLayoutThatFits(range, context: context)
         elementLayouts.insert(range, l)
         return l

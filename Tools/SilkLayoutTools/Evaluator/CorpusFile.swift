@@ -29,6 +29,8 @@ public struct CorpusCase: Sendable {
     public let available: (width: Double?, height: Double?)
     public let root: CorpusNode?
     public let unsupported: [String]
+    /// The direction the tree is laid out in (the case's `direction`, else the file's; `ltr`).
+    public let direction: LayoutDirection
 }
 
 /// A malformed corpus file: what is wrong and where.
@@ -41,7 +43,7 @@ public enum CorpusFile {
     /// Parses a corpus file. Throws `CorpusError` for anything that is not the schema (not
     /// JSON, no `cases` array, a node that is not an object, a length that is not a length).
     public static func load(contentsOf url: URL) throws(CorpusError) -> [CorpusCase] {
-        try parse(try readFile(url.path))
+        try parse(try readFile(url.path), directory: url.deletingLastPathComponent())
     }
 
     /// Largest corpus file read (the Yoga corpus is 0.6 MB); JSONSerialization needs many times
@@ -84,7 +86,20 @@ public enum CorpusFile {
         return data
     }
 
-    public static func parse(_ data: Data) throws(CorpusError) -> [CorpusCase] {
+    /// Parses a corpus file's bytes. An overlay file (one with `"base"`) needs `directory`, where
+    /// its base file is read from.
+    public static func parse(_ data: Data, directory: URL? = nil) throws(CorpusError) -> [CorpusCase] {
+        let top = try json(data)
+        if let base = top["base"] {
+            guard let name = base as? String else { throw CorpusError(message: "\"base\" is not a file name") }
+            guard let directory else { throw CorpusError(message: "an overlay (\"base\") must be read from a file") }
+            return try parse(try CorpusOverlay.merge(top, base: name, directory: directory))
+        }
+        return try parse(top)
+    }
+
+    /// The top-level object of a corpus file, with the size checks made before parsing.
+    static func json(_ data: Data) throws(CorpusError) -> [String: Any] {
         // Counted before JSONSerialization builds an object per container: a node is at most
         // four (itself, style, expected, children), so more than that many times the node limit
         // cannot be a file within it, and is refused before using the memory.
@@ -105,7 +120,22 @@ public enum CorpusFile {
             throw CorpusError(message: "not valid JSON (\(excerpt(detail, limit: 120)))")
         }
         guard let top = json as? [String: Any] else { throw CorpusError(message: "top level is not an object") }
+        return top
+    }
+
+    static func direction(_ v: Any?, _ what: String) throws(CorpusError) -> LayoutDirection? {
+        guard let v, !(v is NSNull) else { return nil }
+        switch v as? String {
+        case "ltr": return .ltr
+        case "rtl": return .rtl
+        case "inherit": return .inherit
+        default: throw CorpusError(message: "\(what) \"direction\" is \(describe(v)), not \"ltr\", \"rtl\" or \"inherit\"")
+        }
+    }
+
+    static func parse(_ top: [String: Any]) throws(CorpusError) -> [CorpusCase] {
         guard let cases = top["cases"] as? [Any] else { throw CorpusError(message: "no \"cases\" array") }
+        let fileDirection = try direction(top["direction"], "the file's") ?? .ltr
         var out: [CorpusCase] = []
         out.reserveCapacity(min(cases.count, maximumNodes))
         var nodeCount = 0
@@ -126,8 +156,10 @@ public enum CorpusFile {
             let features = (obj["features"] as? [Any])?.compactMap { $0 as? String } ?? []
             var unsupported: [String] = []
             let root = try node(rootJSON, path: "\(at) root", depth: 0, unsupported: &unsupported, count: &nodeCount)
+            let caseDirection = try direction(obj["direction"], at) ?? fileDirection
             out.append(CorpusCase(name: name, features: features, available: available,
-                                  root: unsupported.isEmpty ? root : nil, unsupported: unsupported))
+                                  root: unsupported.isEmpty ? root : nil, unsupported: unsupported,
+                                  direction: caseDirection == .inherit ? .ltr : caseDirection))
         }
         return out
     }
