@@ -14,11 +14,15 @@ public struct CorpusFrame: Hashable, Sendable {
     }
 }
 
-/// One node of a case: the spec built from its style, its children, its expected frame.
+/// One node of a case: the spec built from its style (a stack, or a grid for `display: grid`),
+/// its children, its expected frame.
 public struct CorpusNode: Sendable {
-    public let spec: StackLayoutSpec
+    public let element: any LayoutElement
     public let children: [CorpusNode]
     public let expected: CorpusFrame?
+    /// The node as a stack. A case's root always is one (the parser refuses a grid root); a
+    /// grid node is returned inside a stack of its own.
+    public var spec: StackLayoutSpec { element as? StackLayoutSpec ?? StackLayoutSpec(children: [element]) }
 }
 
 /// One case: a tree and what to lay it out in. `unsupported` lists style values Silk does not
@@ -156,6 +160,9 @@ public enum CorpusFile {
             let features = (obj["features"] as? [Any])?.compactMap { $0 as? String } ?? []
             var unsupported: [String] = []
             let root = try node(rootJSON, path: "\(at) root", depth: 0, unsupported: &unsupported, count: &nodeCount)
+            guard root.element is StackLayoutSpec else {
+                throw CorpusError(message: "\(at): the root must be a flex container (wrap a grid in one)")
+            }
             let caseDirection = try direction(obj["direction"], at) ?? fileDirection
             out.append(CorpusCase(name: name, features: features, available: available,
                                   root: unsupported.isEmpty ? root : nil, unsupported: unsupported,
@@ -173,6 +180,7 @@ public enum CorpusFile {
         count += 1
         if count > maximumNodes { throw CorpusError(message: "\(path): more than \(maximumNodes) nodes in the file (the limit)") }
         var children: [CorpusNode] = []
+        var childStyles: [[String: Any]] = []
         if let c = json["children"], !(c is NSNull) {
             guard let arr = c as? [Any] else { throw CorpusError(message: "\(path): \"children\" is not an array") }
             for (i, child) in arr.enumerated() {
@@ -180,15 +188,18 @@ public enum CorpusFile {
                     throw CorpusError(message: "\(path)/\(i): node is not an object")
                 }
                 children.append(try node(obj, path: "\(path)/\(i)", depth: depth + 1, unsupported: &unsupported, count: &count))
+                childStyles.append(try style(obj, path: "\(path)/\(i)"))
             }
         }
-        var styleJSON: [String: Any] = [:]
-        if let s = json["style"], !(s is NSNull) {
-            guard let obj = s as? [String: Any] else { throw CorpusError(message: "\(path): \"style\" is not an object") }
-            styleJSON = obj
-        }
-        let spec = try CSSStyleMapping.stack(styleJSON, children: children.map(\.spec), path: path,
+        let styleJSON = try style(json, path: path)
+        let spec: any LayoutElement
+        if let display = styleJSON["display"] as? String, display == "grid" {
+            spec = try CSSGridMapping.grid(styleJSON, children: Array(zip(children.map(\.element), childStyles)),
+                                           path: path, unsupported: &unsupported)
+        } else {
+            spec = try CSSStyleMapping.stack(styleJSON, children: children.map(\.element), path: path,
                                              unsupported: &unsupported)
+        }
         var expected: CorpusFrame?
         if let e = json["expected"], !(e is NSNull) {
             guard let obj = e as? [String: Any] else { throw CorpusError(message: "\(path): \"expected\" is not an object") }
@@ -201,7 +212,13 @@ public enum CorpusFile {
             expected = CorpusFrame(left: try field("left"), top: try field("top"),
                                    width: try field("width"), height: try field("height"))
         }
-        return CorpusNode(spec: spec, children: children, expected: expected)
+        return CorpusNode(element: spec, children: children, expected: expected)
+    }
+
+    private static func style(_ json: [String: Any], path: String) throws(CorpusError) -> [String: Any] {
+        guard let s = json["style"], !(s is NSNull) else { return [:] }
+        guard let obj = s as? [String: Any] else { throw CorpusError(message: "\(path): \"style\" is not an object") }
+        return obj
     }
 
     /// One pass over the raw JSON outside strings: how deep brackets nest (to explain a parser
