@@ -71,7 +71,7 @@ struct GridAlgorithm {
         for (i, item) in items.enumerated() {
             let s = item.element.style
             let a = areas[i]
-            let areaWidth = span(columnSizes, a.column, a.columnSpan, spec.columnGap)
+            let areaWidth = extent(columnStarts, columnSizes, a.column, a.columnSpan)
             let ml = points(s.margin.left, areaWidth), mr = points(s.margin.right, areaWidth)
             let bounds = s.sizeRange(parentSize: Size(width: areaWidth, height: availableHeight))
             var w: Double
@@ -125,15 +125,15 @@ struct GridAlgorithm {
             let a = areas[i], s = item.element.style
             // Areas include the space content alignment put between their tracks.
             let areaX = columnStarts[a.column], areaY = rowStarts[a.row]
-            let lastColumn = min(columnSizes.count, a.column + a.columnSpan) - 1
-            let lastRow = min(rowSizes.count, a.row + a.rowSpan) - 1
-            let areaWidth = columnStarts[lastColumn] + columnSizes[lastColumn] - areaX
-            let areaHeight = rowStarts[lastRow] + rowSizes[lastRow] - areaY
+            let areaWidth = extent(columnStarts, columnSizes, a.column, a.columnSpan)
+            let areaHeight = extent(rowStarts, rowSizes, a.row, a.rowSpan)
             let mt = points(s.margin.top, areaWidth), mb = points(s.margin.bottom, areaWidth)
-            let bounds = s.sizeRange(parentSize: Size(width: areaWidth, height: areaHeight))
+            // Percentage heights resolve against the area.
+            let percentBasis = areaHeight
+            let bounds = s.sizeRange(parentSize: Size(width: areaWidth, height: percentBasis))
             let alignY = item.alignSelf ?? spec.alignItems
             var h: Double
-            if let v = s.height.resolve(areaHeight) {
+            if let v = s.height.resolve(percentBasis) {
                 h = v
             } else if alignY == .stretch && !s.margin.top.isAuto && !s.margin.bottom.isAuto {
                 h = areaHeight - mt - mb
@@ -143,7 +143,7 @@ struct GridAlgorithm {
             h = max(0, min(bounds.max.height, max(bounds.min.height, h)))
             let w = widths[i]
             let layout = try item.element.layoutThatFits(SizeRange(exactly: Size(width: w, height: h)),
-                                                         parentSize: Size(width: areaWidth, height: areaHeight),
+                                                         parentSize: Size(width: areaWidth, height: percentBasis),
                                                          context: context)
             // Right-to-left, x is measured from the right edge, so the right margin is the start.
             let rtl = context.direction == .rtl
@@ -307,7 +307,10 @@ struct GridAlgorithm {
                 let mins = r.filter { intrinsicMin[$0] }
                 let extra = c.minimum - gap * Double(c.span - 1) - r.reduce(0) { $0 + base[$1] }
                 if extra > 0 && !mins.isEmpty {
-                    for t in mins { newBase[t] = max(newBase[t], base[t] + extra / Double(mins.count)) }
+                    // Up to the growth limits first, then beyond them in the auto-max tracks.
+                    let inc = distribute(extra, mins, sizes: mins.map { base[$0] }, caps: mins.map { limit[$0] >= 0 ? limit[$0] : .infinity },
+                                         beyond: mins.filter { autoMax[$0] })
+                    for (k, t) in mins.enumerated() { newBase[t] = max(newBase[t], base[t] + inc[k]) }
                 }
             }
             base = newBase
@@ -318,10 +321,12 @@ struct GridAlgorithm {
                 let maxes = r.filter { autoMax[$0] }
                 let extra = c.maximum - gap * Double(c.span - 1) - r.reduce(0) { $0 + (limit[$1] >= 0 ? limit[$1] : base[$1]) }
                 if extra > 0 && !maxes.isEmpty {
-                    for t in maxes {
-                        let current = limit[t] >= 0 ? limit[t] : base[t]
-                        newLimit[t] = max(newLimit[t], current + extra / Double(maxes.count))
-                    }
+                    // Tracks whose limit no item has set yet ("infinitely growable") take the
+                    // space first; set limits grow only when none is left.
+                    let current = maxes.map { limit[$0] >= 0 ? limit[$0] : base[$0] }
+                    let inc = distribute(extra, maxes, sizes: current,
+                                         caps: maxes.map { limit[$0] >= 0 ? limit[$0] : .infinity }, beyond: maxes)
+                    for (k, t) in maxes.enumerated() { newLimit[t] = max(newLimit[t], current[k] + inc[k]) }
                 }
             }
             limit = newLimit
@@ -394,6 +399,29 @@ struct GridAlgorithm {
         return base
     }
 
+    /// §11.5.1: the increase of each of `tracks` (their current `sizes`, indexed like `tracks`)
+    /// for `extra` space: equal shares, each track frozen at its cap; what is left goes equally
+    /// to the `beyond` tracks (all of `tracks` when empty).
+    func distribute(_ extra: Double, _ tracks: [Int], sizes: [Double], caps: [Double], beyond: [Int]) -> [Double] {
+        var inc = [Double](repeating: 0, count: tracks.count)
+        var remaining = extra
+        let sized = sizes
+        var active = tracks.indices.filter { sized[$0] < caps[$0] }
+        while remaining > 1e-9 && !active.isEmpty {
+            let share = remaining / Double(active.count)
+            for k in active {
+                let add = min(share, caps[k] - sized[k] - inc[k])
+                inc[k] += add; remaining -= add
+            }
+            active = active.filter { sized[$0] + inc[$0] < caps[$0] - 1e-9 }
+        }
+        if remaining > 1e-9 {
+            let targets = beyond.isEmpty ? tracks : beyond
+            for (k, t) in tracks.enumerated() where targets.contains(t) { inc[k] += remaining / Double(targets.count) }
+        }
+        return inc
+    }
+
     /// Where each track starts, with the content alignment's distribution of `free` (§10.5).
     func trackStarts(_ sizes: [Double], gap: Double, free: Double, alignment: GridContentAlignment) -> [Double] {
         let n = Double(sizes.count)
@@ -431,6 +459,13 @@ struct GridAlgorithm {
 
     func total(_ sizes: [Double], _ gap: Double) -> Double {
         sizes.isEmpty ? 0 : sizes.reduce(0, +) + gap * Double(sizes.count - 1)
+    }
+
+    /// The length of `count` tracks from `start`, with the gaps and distributed space between them.
+    func extent(_ starts: [Double], _ sizes: [Double], _ start: Int, _ count: Int) -> Double {
+        let last = min(sizes.count, start + count) - 1
+        if last < start { return 0 }
+        return starts[last] + sizes[last] - starts[start]
     }
 
     func span(_ sizes: [Double], _ start: Int, _ count: Int, _ gap: Double) -> Double {
