@@ -116,6 +116,6 @@ import SilkLayoutTools
         let failures = cases.compactMap { c in CorpusEvaluator.run(c, tolerance: 1).failure.map { "\(c.name): \($0)" } }
         print("grid corpus: \(cases.count - failures.count)/\(cases.count) match Chromium")
         // The measured rate (docs/layout.md "Grid"); the bar of 99 % is not reached yet.
-        #expect(Double(cases.count - failures.count) >= 0.9 * Double(cases.count), "\(failures.prefix(5).joined(separator: "\n"))")
+        #expect(Double(cases.count - failures.count) >= 0.93 * Double(cases.count), "\(failures.prefix(5).joined(separator: "\n"))")
     }
 }

@@ -48,7 +48,7 @@ struct GridAlgorithm {
             let s = item.element.style
             let margin = points(s.margin.left, availableWidth) + points(s.margin.right, availableWidth)
             columnContributions.append(Contribution(start: areas[i].column, span: areas[i].columnSpan,
-                                                    minimum: minimumContribution(s.width, s.minWidth) + margin,
+                                                    minimum: minimumContribution(s.width, s.minWidth, s.maxWidth) + margin,
                                                     maximum: maxContent[i].width + margin))
         }
         var columnSizes = sizeTracks(columnTracks, gap: spec.columnGap, available: availableWidth,
@@ -94,7 +94,7 @@ struct GridAlgorithm {
             heights.append(measured.size.height)
             let mt = points(s.margin.top, areaWidth), mb = points(s.margin.bottom, areaWidth)
             rowContributions.append(Contribution(start: a.row, span: a.rowSpan,
-                                                 minimum: minimumContribution(s.height, s.minHeight) + mt + mb,
+                                                 minimum: minimumContribution(s.height, s.minHeight, s.maxHeight) + mt + mb,
                                                  maximum: measured.size.height + mt + mb))
         }
         var rowSizes = sizeTracks(rowTracks, gap: spec.rowGap, available: availableHeight,
@@ -446,8 +446,13 @@ struct GridAlgorithm {
     // MARK: - Helpers
 
     /// The item's minimum contribution without its margins: a definite size, else its min size.
-    func minimumContribution(_ size: Dimension, _ minSize: Dimension) -> Double {
-        if case .points(let v) = size { return max(0, v) }
+    func minimumContribution(_ size: Dimension, _ minSize: Dimension, _ maxSize: Dimension) -> Double {
+        if case .points(let v) = size {
+            let lo: Double
+            if case .points(let m) = minSize { lo = m } else { lo = 0 }
+            if case .points(let hi) = maxSize { return max(0, max(lo, min(v, hi))) }
+            return max(0, lo, v)
+        }
         if case .points(let v) = minSize { return max(0, v) }
         return 0
     }
