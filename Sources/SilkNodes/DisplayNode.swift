@@ -95,7 +95,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private var _automaticallyManagesSubnodes = false
     private var _layoutSpecBlock: (@Sendable (DisplayNode, SizeRange) -> any LayoutElement)?
     private var _layoutVersion: UInt64 = 0
-    private var _layoutCache: [(range: SizeRange, version: UInt64, layout: Layout)] = []
+    private var _layoutCache: [(range: SizeRange, version: UInt64, direction: LayoutDirection, layout: Layout)] = []
     private var _needsDisplay = true
     private var _interfaceState: InterfaceState = []
     private var _contentsScale: Double = 1
@@ -412,7 +412,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// `calculateSizeThatFits(_:)` instead of this.
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         let version = lock.withLock { _layoutVersion }
-        if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version } }) {
+        let direction = context.direction
+        if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version && $0.direction == direction } }) {
             return hit.layout.attached(to: self)
         }
         let layout: Layout
@@ -426,7 +427,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
             if _layoutVersion == version {
                 if _layoutCache.count >= 4 { _layoutCache.removeFirst() }
                 // Detached: a cached layout naming this node would keep it alive forever.
-                _layoutCache.append((constrainedSize, version, layout.detachedFromElement))
+                _layoutCache.append((constrainedSize, version, direction, layout.detachedFromElement))
             }
         }
         return layout

@@ -107,6 +107,11 @@ import SilkLayoutTools
         #expect(CSSGridMapping.parsePlacement("a / b") == nil)
     }
 
+    @Test func aGridRootFailsItsCaseOnly() throws {
+        let cases = try CorpusFile.parse(Data(#"{"cases":[{"name":"g","root":{"style":{"display":"grid"}}}]}"#.utf8))
+        #expect(CorpusEvaluator.run(cases[0]).failure?.contains("grid at the root") == true)
+    }
+
     /// Random grids laid out by headless Chromium (Tools/layout-corpus/chromium_grid.py).
     @Test func chromiumGridCorpus() throws {
         let url = try #require(Bundle.module.url(forResource: "chromium-grid", withExtension: "json",

@@ -1,4 +1,6 @@
+import Glibc
 import SilkGeometry
+import SilkSystem
 
 /// The inline direction of an element's content (CSS `direction`): which horizontal edge is the
 /// *start*. `inherit` (the default) takes the parent's; the root of a pass takes
@@ -19,6 +21,34 @@ public enum LayoutDirection: Hashable, Sendable {
     @inline(__always)
     public func resolved(parent: LayoutDirection) -> LayoutDirection {
         self == .inherit ? (parent == .inherit ? .ltr : parent) : self
+    }
+}
+
+extension LayoutDirection {
+    private static let appDefault = Locked<LayoutDirection>(LayoutDirection.forLocale(processLocale()))
+
+    /// The direction a node tree takes when its root does not set one: from the process's locale
+    /// (`LC_ALL`, `LC_MESSAGES`, `LANG`: Arabic, Hebrew, Persian, Urdu and other right-to-left
+    /// languages give `rtl`) until an app sets it. Read by the node pass for each layout; any
+    /// thread (a lock guards it).
+    public static var applicationDefault: LayoutDirection {
+        get { appDefault.withLock { $0 } }
+        set { appDefault.withLock { $0 = newValue == .inherit ? .ltr : newValue } }
+    }
+
+    /// `rtl` for a locale identifier (`ar_EG.UTF-8`, `he`, `fa-IR`, …) of a right-to-left
+    /// language, else `ltr`.
+    public static func forLocale(_ identifier: String) -> LayoutDirection {
+        let language = identifier.lowercased().prefix { $0.isLetter }
+        let rightToLeft: Set<Substring> = ["ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb", "syr"]
+        return rightToLeft.contains(language) ? .rtl : .ltr
+    }
+
+    private static func processLocale() -> String {
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let v = getenv(name), let s = String(validatingCString: v), !s.isEmpty { return s }
+        }
+        return ""
     }
 }
 
