@@ -421,7 +421,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
             let inner = try spec.layoutThatFits(constrainedSize, parentSize: constrainedSize.max, context: context)
             layout = Layout(element: self, size: constrainedSize.clamp(inner.size), sublayouts: [inner])
         } else {
-            layout = Layout(element: self, size: constrainedSize.clamp(calculateSizeThatFits(constrainedSize.max)))
+            layout = Layout(element: self, size: constrainedSize.clamp(calculateSizeThatFits(constrainedSize.max)),
+                            baselines: layoutBaselines(forWidth: constrainedSize.max.width))
         }
         lock.withLock {
             if _layoutVersion == version {
@@ -432,6 +433,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         }
         return layout
     }
+
+    /// The first and last text baselines of this node measured at `width` (after
+    /// `calculateSizeThatFits`), for stacks aligning `baselineFirst`/`baselineLast`. Default: nil
+    /// (no text: stacks use the bottom edge or `style.ascender`). Any thread.
+    open func layoutBaselines(forWidth width: Double) -> LayoutBaselines? { nil }
 
     /// Invalidates this node's cached layouts and its ancestors' (their layout depends on this
     /// node's size), and asks for a pass (Texture's `-setNeedsLayout`). Any thread.

@@ -151,3 +151,77 @@ import SilkLayoutTools
         #expect(throws: CorpusError.self) { try CorpusFile.parse(Data(#"{"base":"base.json","cases":[]}"#.utf8)) }
     }
 }
+
+/// A stand-in for a text node: a fixed size with first and last baselines.
+struct TextLeaf: LayoutElement {
+    var style = Style()
+    let size: Size
+    let first: Double, last: Double
+    func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
+        Layout(element: self, size: constrainedSize.clamp(size), baselines: LayoutBaselines(first: first, last: last))
+    }
+}
+
+/// Texture's `ASStackLayoutAlignItemsBaselineFirst/Last` with text of different sizes.
+@Suite struct BaselineTests {
+    @Test func firstBaselinesLineUp() throws {
+        let big = TextLeaf(size: Size(width: 40, height: 30), first: 24, last: 24)
+        let small = TextLeaf(size: Size(width: 20, height: 12), first: 10, last: 10)
+        let stack = StackLayoutSpec(direction: .horizontal, alignItems: .baselineFirst, children: [big, small])
+        let l = try stack.layoutThatFits(upTo(200, 200))
+        #expect(frames(l) == [rect(0, 0, 40, 30), rect(40, 14, 20, 12)])
+        #expect(l.size.height == 30)
+    }
+
+    @Test func lastBaselinesLineUp() throws {
+        // Two lines of big text (last baseline 54) beside one small line.
+        let big = TextLeaf(size: Size(width: 40, height: 60), first: 24, last: 54)
+        let small = TextLeaf(size: Size(width: 20, height: 12), first: 10, last: 10)
+        let first = StackLayoutSpec(direction: .horizontal, alignItems: .baselineFirst, children: [big, small])
+        let last = StackLayoutSpec(direction: .horizontal, alignItems: .baselineLast, children: [big, small])
+        #expect(frames(try first.layoutThatFits(upTo(200, 200)))[1].minY == 14)
+        #expect(frames(try last.layoutThatFits(upTo(200, 200)))[1].minY == 44)
+    }
+
+    @Test func paddingAndNestingKeepBaselines() throws {
+        var padded = Style(); padded.padding.top = 6
+        let big = TextLeaf(style: padded, size: Size(width: 40, height: 30), first: 24, last: 24)
+        let small = TextLeaf(size: Size(width: 20, height: 12), first: 10, last: 10)
+        // A column whose first child is the small text: its baseline is that child's.
+        let column = StackLayoutSpec(direction: .vertical, alignItems: .start, children: [small])
+        let stack = StackLayoutSpec(direction: .horizontal, alignItems: .baselineFirst, children: [big, column])
+        let l = try stack.layoutThatFits(upTo(200, 200))
+        // big's baseline is 6 + 24 = 30 from its top; the column moves down 30 − 10.
+        #expect(frames(l) == [rect(0, 0, 40, 36), rect(40, 20, 20, 12)])
+    }
+
+    @Test func withoutTextTheBottomEdgeIsTheBaseline() throws {
+        let stack = StackLayoutSpec(direction: .horizontal, alignItems: .baselineFirst, children: [leaf(10, 30), leaf(10, 10)])
+        #expect(frames(try stack.layoutThatFits(upTo(100, 100))) == [rect(0, 0, 10, 30), rect(10, 20, 10, 10)])
+    }
+}
+
+@Suite struct DirectionDefaultsTests {
+    @Test func localesOfRightToLeftLanguagesAreRightToLeft() {
+        #expect(LayoutDirection.forLocale("ar_EG.UTF-8") == .rtl)
+        #expect(LayoutDirection.forLocale("he") == .rtl)
+        #expect(LayoutDirection.forLocale("fa-IR") == .rtl)
+        #expect(LayoutDirection.forLocale("en_US.UTF-8") == .ltr)
+        #expect(LayoutDirection.forLocale("C.UTF-8") == .ltr)
+        #expect(LayoutDirection.forLocale("") == .ltr)
+    }
+
+    @Test func aNodeCachesEachDirectionSeparately() throws {
+        let child = leaf(10, 10)
+        let node = LayoutNode(name: "row", content: .layoutSpec { _ in
+            StackLayoutSpec(direction: .horizontal, children: [child])
+        })
+        node.addSubnode(child)
+        let range = exactly(100, 10)
+        let ltr = try node.layoutThatFits(range, context: LayoutContext())
+        let rtl = try node.layoutThatFits(range, context: LayoutContext(direction: .rtl))
+        #expect(allFrames(ltr)[2] == rect(0, 0, 10, 10))
+        #expect(allFrames(rtl)[2] == rect(90, 0, 10, 10))
+        #expect(allFrames(try node.layoutThatFits(range, context: LayoutContext())) == allFrames(ltr))
+    }
+}

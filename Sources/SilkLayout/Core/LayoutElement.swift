@@ -131,14 +131,16 @@ enum ElementLayout {
         let bottom = paddingAndBorder(style.padding.bottom, style.border.bottom, pw)
         if left == 0 && top == 0 && right == 0 && bottom == 0 {
             let content = try element.calculateLayoutThatFits(resolved, context: context)
-            return Layout(element: element, size: resolved.clamp(content.size), sublayouts: content.sublayouts)
+            return Layout(element: element, size: resolved.clamp(content.size), sublayouts: content.sublayouts,
+                          baselines: content.baselines)
         }
         let content = try element.calculateLayoutThatFits(resolved.shrunk(dx: left + right, dy: top + bottom),
                                                           context: context)
         let size = resolved.clamp(Size(width: content.size.width + left + right,
                                        height: content.size.height + top + bottom))
         return Layout(element: element, size: size,
-                      sublayouts: content.sublayouts.map { $0.offsetBy(dx: left, dy: top) })
+                      sublayouts: content.sublayouts.map { $0.offsetBy(dx: left, dy: top) },
+                      baselines: content.baselines.map { LayoutBaselines(first: $0.first + top, last: $0.last + top) })
     }
 
     @inline(__always)

@@ -484,6 +484,10 @@ extension FlexBox {
     func baseline(last: Bool) -> Double {
         if !last, let a = style.ascender { return a }
         if last, let d = style.descender { return measuredHeight + d }
+        if stack == nil, let b = contentBaselines {
+            // Text: its own baselines, below this box's top padding and border.
+            return (last ? b.last : b.first) + leadingPaddingAndBorder(.column, layoutOwnerWidth)
+        }
         guard stack != nil, !children.isEmpty else { return measuredHeight }
         var chosen: FlexBox?
         if last {

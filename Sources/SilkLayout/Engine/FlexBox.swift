@@ -97,6 +97,8 @@ final class FlexBox {
     var lineIndex = 0
     /// The non-stack element's layout from the latest performed layout (its sublayouts).
     var contentLayout: Layout?
+    /// The non-stack element's text baselines from its latest measurement, in its content box.
+    var contentBaselines: LayoutBaselines?
 
     // Caches, stored inline to spare allocations (Yoga keeps 16 measurements and one layout;
     // these trees live for one pass).
@@ -295,7 +297,9 @@ final class FlexBox {
         let size = Size(width: layoutWidth, height: layoutHeight)
         let position = Point(x: x, y: y)
         if stack == nil {
-            return Layout(element: element, size: size, position: position, sublayouts: contentLayout?.sublayouts ?? [])
+            let dy = leadingPaddingAndBorder(.column, layoutOwnerWidth)
+            return Layout(element: element, size: size, position: position, sublayouts: contentLayout?.sublayouts ?? [],
+                          baselines: contentBaselines.map { LayoutBaselines(first: $0.first + dy, last: $0.last + dy) })
         }
         if let outputChildren {
             func output(_ c: OutputChild) -> Layout {
@@ -508,6 +512,7 @@ final class FlexBox {
             let (h0, h1) = range(availableHeight, heightMode, pbColumn)
             let content = try elementLayout(SizeRange(min: Size(width: w0, height: h0),
                                                       max: Size(width: w1, height: h1)), context: context)
+            contentBaselines = content.baselines
             measuredWidth = boundAxis(.row, widthMode == .exactly ? availableWidth : content.size.width + pbRow,
                                       ownerWidth, ownerWidth)
             measuredHeight = boundAxis(.column, heightMode == .exactly ? availableHeight : content.size.height + pbColumn,
@@ -516,6 +521,7 @@ final class FlexBox {
         if performLayout {
             let w = Swift.max(0, measuredWidth - pbRow), h = Swift.max(0, measuredHeight - pbColumn)
             let content = try elementLayout(SizeRange(exactly: Size(width: w, height: h)), context: context)
+            contentBaselines = content.baselines
             let dx = leadingPaddingAndBorder(.row, ownerWidth), dy = leadingPaddingAndBorder(.column, ownerWidth)
             if dx == 0 && dy == 0 {
                 contentLayout = content
