@@ -90,12 +90,19 @@ public final class LayoutContext {
     /// ``Style/direction`` for its children. A spec's `calculateLayoutThatFits` reads it to
     /// mirror; the engine sets it around every child it lays out.
     public internal(set) var direction: LayoutDirection
+    /// Stacks reproduce Yoga where Yoga and the browser disagree (relative offsets on reversed
+    /// axes, wrap-reverse padding, absolute children's percentage margins; docs/layout.md,
+    /// "Deviations"), for apps ported from Yoga. Default false: the browser's behaviour.
+    public let yogaCompatible: Bool
 
     /// A fresh pass at depth 0 that allows `maximumDepth` levels; `direction` is the default
-    /// inline direction of the tree (the app's or the text locale's; `inherit` means `ltr`).
-    public init(maximumDepth: Int = LayoutContext.defaultMaximumDepth, direction: LayoutDirection = .ltr) {
+    /// inline direction of the tree (the app's or the text locale's; `inherit` means `ltr`);
+    /// `yogaCompatible` selects Yoga's behaviour where it differs from the browser's.
+    public init(maximumDepth: Int = LayoutContext.defaultMaximumDepth, direction: LayoutDirection = .ltr,
+                yogaCompatible: Bool = false) {
         self.maximumDepth = maximumDepth
         self.direction = direction == .inherit ? .ltr : direction
+        self.yogaCompatible = yogaCompatible
     }
 
     @inline(__always)

@@ -104,14 +104,15 @@ extension FlexBox {
         let start = isRow ? (flipped ? insets.right : insets.left) : insets.top
         let end = isRow ? (flipped ? insets.left : insets.right) : insets.bottom
         let physical: Double
-        // Inset-placed: margins are fractions of the containing block's length on this axis
-        // (Yoga's choice; CSS would use its width).
+        // Inset-placed: margins are fractions of the containing block's width, as in CSS (Yoga,
+        // and yogaCompatible, take its length on this axis).
+        let marginBasis = yogaCompatible ? blockSize : blockWidth
         if let start, !start.isAuto {
-            let fromStart = zeroIfNaN(start.value(blockSize)) + containing.border(startEdge) + child.margin(startEdge, blockSize)
+            let fromStart = zeroIfNaN(start.value(blockSize)) + containing.border(startEdge) + child.margin(startEdge, marginBasis)
             physical = flipped ? containing.measured(axis) - child.measured(axis) - fromStart : fromStart
         } else if let end, !end.isAuto {
             let fromStart = containing.measured(axis) - child.measured(axis) - containing.border(endEdge)
-                - child.margin(endEdge, blockSize) - zeroIfNaN(end.value(blockSize))
+                - child.margin(endEdge, marginBasis) - zeroIfNaN(end.value(blockSize))
             physical = flipped ? containing.measured(axis) - child.measured(axis) - fromStart : fromStart
         } else {
             enum Placement { case start, center, end }

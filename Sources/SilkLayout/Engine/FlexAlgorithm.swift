@@ -14,8 +14,10 @@ import SilkGeometry
 //  - Right-to-left: a row resolves to row-reverse (and back) and a column's cross axis runs
 //    from the right, as in Yoga and the browser (Direction.swift).
 //  - Baselines without `style.ascender` are synthesized from the first child (or the bottom edge).
-// Yoga's behaviour is kept where it differs from CSS, because the oracle (browser results
-// that Yoga also reproduces) can only contain cases where the two agree: relative offsets
+// Where Yoga and the browser disagree, three deviations follow the browser unless
+// `yogaCompatible` (relative offsets on reversed axes, wrap-reverse padding, absolute
+// children's percentage margins; docs/layout.md "Deviations"). Otherwise Yoga's behaviour is
+// kept where it differs from CSS: in Yoga mode relative offsets
 // are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
 // places items as Yoga does (see STEP 8), auto margins of an item that starts a new line
 // also count in the previous one, and an inset-placed absolute child's percentage margins
@@ -283,12 +285,30 @@ extension FlexBox {
         let wrapReverse = stack.flexWrap == .wrapReverse
         // A reversed cross axis (a column in RTL) was laid out from its start edge, the right.
         let mirrorCross = wrapReverse != crossAxis.isReverse
+        // The browser keeps each padding on its own side under wrap-reverse (Yoga lays the lines
+        // out from the cross-start padding and mirrors it to the other side).
+        var wrapReverseShift = 0.0
+        if wrapReverse && !yogaCompatible {
+            let d = leadingPaddingAndBorder(crossAxis, ownerWidth) - trailingPaddingAndBorder(crossAxis, ownerWidth)
+            wrapReverseShift = mirrorCross ? d : -d
+        }
+        let rowReversed = (mainAxis.isRow ? mainAxis : crossAxis).isReverse
+        let columnReversed = (mainAxis.isRow ? crossAxis : mainAxis).isReverse
         for child in children where child.style.positionType != .absolute {
             if mirrorCross {
                 child.setPosition(crossAxis, crossSize - child.position(crossAxis) - child.measured(crossAxis))
             }
             if mainAxis.isReverse && child.style.display != .none {
                 child.setPosition(mainAxis, mainSize - child.position(mainAxis) - child.measured(mainAxis))
+            }
+            if wrapReverseShift != 0 { child.setPosition(crossAxis, child.position(crossAxis) + wrapReverseShift) }
+            // Browser: relative offsets on a reversed axis, physically, after placement.
+            if !yogaCompatible && child.style.display != .none {
+                if rowReversed {
+                    child.x += rtl ? -child.relativeOffset(.row, availableInnerWidth, rtl: true)
+                                   : child.relativeOffset(.row, availableInnerWidth, rtl: false)
+                }
+                if columnReversed { child.y += child.relativeOffset(.column, availableInnerHeight, rtl: false) }
             }
         }
 

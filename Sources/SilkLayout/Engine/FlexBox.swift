@@ -68,6 +68,8 @@ final class FlexBox {
     let crossDirection: FlexDirection
     /// The resolved inline direction is right-to-left.
     let rtl: Bool
+    /// Yoga's behaviour where it differs from the browser's (`LayoutContext.yogaCompatible`).
+    let yogaCompatible: Bool
     let isWrap: Bool
 
     /// Width and height after Yoga's "min == max" rule (a box whose min and max agree is fixed).
@@ -111,9 +113,10 @@ final class FlexBox {
     var rootResults = RootResultMemo()
 
     init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
-         parentDirection: FlexDirection?, layoutDirection: LayoutDirection) {
+         parentDirection: FlexDirection?, layoutDirection: LayoutDirection, yogaCompatible: Bool) {
         let rtl = layoutDirection == .rtl
         self.rtl = rtl
+        self.yogaCompatible = yogaCompatible
         self.element = element
         self.style = style.physical(for: layoutDirection)
         self.stack = stack
@@ -159,7 +162,8 @@ final class FlexBox {
         let stack = element.stackLayoutSpec
         let box = FlexBox(element: element, style: style, stack: stack, isRoot: isRoot, depth: depth,
                           parentDirection: parentDirection,
-                          layoutDirection: style.direction.resolved(parent: parentLayoutDirection))
+                          layoutDirection: style.direction.resolved(parent: parentLayoutDirection),
+                          yogaCompatible: context.yogaCompatible)
         if let stack, !stack.children.isEmpty {
             box.children.reserveCapacity(stack.children.count)
             // The output tree differs from the flex items only with `display: contents`

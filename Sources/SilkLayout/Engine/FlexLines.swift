@@ -63,9 +63,13 @@ extension FlexBox {
             if performLayout {
                 // Start margin plus relative offset, measured from the flex-start edge (so a
                 // reversed axis mirrors the offset, as Yoga's `setPosition` does).
+                // Yoga measures the offset from the flex-start edge, so a reversed axis mirrors it;
+                // the browser applies it physically once placed (STEP 10).
+                let yogaOffsets = yogaCompatible
                 child.x = child.leadingMargin(rowAxis, availableInnerWidth)
-                    + child.relativeOffset(.row, availableInnerWidth, rtl: rtl)
-                child.y = child.leadingMargin(columnAxis, availableInnerWidth) + child.relativeOffset(.column, availableInnerHeight, rtl: false)
+                    + (yogaOffsets || !rowAxis.isReverse ? child.relativeOffset(.row, availableInnerWidth, rtl: rtl) : 0)
+                child.y = child.leadingMargin(columnAxis, availableInnerWidth)
+                    + (yogaOffsets || !columnAxis.isReverse ? child.relativeOffset(.column, availableInnerHeight, rtl: false) : 0)
             }
             if child.style.positionType == .absolute { continue }
             if child === singleFlexChild {

@@ -23,7 +23,10 @@ public struct CorpusCaseResult: Sendable {
 /// the expected frames.
 public enum CorpusEvaluator {
     /// Runs one case. A frame matches when every edge is within `tolerance` points.
-    public static func run(_ corpusCase: CorpusCase, tolerance: Double = 1, pointScale: Double = 1) -> CorpusCaseResult {
+    /// `yogaCompatible` lays out with Yoga's behaviour where it differs from the browser's (for
+    /// expectations that come from Yoga itself rather than a browser).
+    public static func run(_ corpusCase: CorpusCase, tolerance: Double = 1, pointScale: Double = 1,
+                           yogaCompatible: Bool = false) -> CorpusCaseResult {
         guard let root = corpusCase.root else {
             return CorpusCaseResult(name: corpusCase.name, features: corpusCase.features, computed: nil,
                                     failure: "unsupported: " + corpusCase.unsupported.joined(separator: ", "))
@@ -31,7 +34,7 @@ public enum CorpusEvaluator {
         let layout: Layout
         do {
             layout = try rootLayout(root.spec, available: corpusCase.available,
-                                    context: LayoutContext(direction: corpusCase.direction))
+                                    context: LayoutContext(direction: corpusCase.direction, yogaCompatible: yogaCompatible))
                 .roundedToPixelGrid(scale: pointScale)
         } catch {
             return CorpusCaseResult(name: corpusCase.name, features: corpusCase.features, computed: nil,
