@@ -36,7 +36,7 @@ div { box-sizing: border-box; position: relative; display: flex; flex-direction:
 CSS_NAMES = {
     "positionType": "position", "flexDirection": "flex-direction", "flexWrap": "flex-wrap",
     "flexGrow": "flex-grow", "flexShrink": "flex-shrink", "flexBasis": "flex-basis",
-    "aspectRatio": "aspect-ratio",
+    "aspectRatio": "aspect-ratio", "boxSizing": "box-sizing",
     "marginLeft": "margin-left", "marginRight": "margin-right", "marginTop": "margin-top",
     "marginBottom": "margin-bottom", "paddingLeft": "padding-left", "paddingRight": "padding-right",
     "paddingTop": "padding-top", "paddingBottom": "padding-bottom", "borderLeft": "border-left-width",
