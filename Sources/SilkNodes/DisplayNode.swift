@@ -101,7 +101,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private var _automaticallyManagesSubnodes = false
     private var _layoutSpecBlock: (@Sendable (DisplayNode, SizeRange) -> any LayoutElement)?
     private var _layoutVersion: UInt64 = 0
-    private var _layoutCache: [(range: SizeRange, version: UInt64, layout: Layout)] = []
+    private var _layoutCache: [(range: SizeRange, version: UInt64, direction: LayoutDirection, layout: Layout)] = []
     private var _needsDisplay = true
     private var _interfaceState: InterfaceState = []
     private var _contentsScale: Double = 1
@@ -531,7 +531,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// `calculateSizeThatFits(_:)` instead of this.
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         let version = lock.withLock { _layoutVersion }
-        if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version } }) {
+        let direction = context.direction
+        if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version && $0.direction == direction } }) {
             return hit.layout.attached(to: self)
         }
         let layout: Layout
@@ -539,17 +540,23 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
             let inner = try spec.layoutThatFits(constrainedSize, parentSize: constrainedSize.max, context: context)
             layout = Layout(element: self, size: constrainedSize.clamp(inner.size), sublayouts: [inner])
         } else {
-            layout = Layout(element: self, size: constrainedSize.clamp(calculateSizeThatFits(constrainedSize.max)))
+            layout = Layout(element: self, size: constrainedSize.clamp(calculateSizeThatFits(constrainedSize.max)),
+                            baselines: layoutBaselines(forWidth: constrainedSize.max.width))
         }
         lock.withLock {
             if _layoutVersion == version {
                 if _layoutCache.count >= 4 { _layoutCache.removeFirst() }
                 // Detached: a cached layout naming this node would keep it alive forever.
-                _layoutCache.append((constrainedSize, version, layout.detachedFromElement))
+                _layoutCache.append((constrainedSize, version, direction, layout.detachedFromElement))
             }
         }
         return layout
     }
+
+    /// The first and last text baselines of this node measured at `width` (after
+    /// `calculateSizeThatFits`), for stacks aligning `baselineFirst`/`baselineLast`. Default: nil
+    /// (no text: stacks use the bottom edge or `style.ascender`). Any thread.
+    open func layoutBaselines(forWidth width: Double) -> LayoutBaselines? { nil }
 
     /// Invalidates this node's cached layouts and its ancestors' (their layout depends on this
     /// node's size), and asks for a pass (Texture's `-setNeedsLayout`). Any thread.

@@ -129,7 +129,9 @@ public final class NodePass {
         statistics.layouts += 1
         rootNode.frame = Rect(size: size)
         do {
-            let layout = try rootNode.layoutThatFits(SizeRange(exactly: size))
+            // The tree's default direction is the app's (LayoutDirection.applicationDefault).
+            let layout = try rootNode.layoutThatFits(SizeRange(exactly: size),
+                                                     context: LayoutContext(direction: .applicationDefault))
             NodePass.apply(layout, to: rootNode)
         } catch {
             // A tree too deep to lay out keeps its previous frames; the error is reported once.

@@ -141,6 +141,12 @@ open class TextNode: DisplayNode, @unchecked Sendable {
         return Size(width: min(layout.size.width.rounded(.up), constrainedSize.width), height: layout.size.height.rounded(.up))
     }
 
+    /// The text's first and last baselines at `width` (the measured layout, reused).
+    open override func layoutBaselines(forWidth width: Double) -> LayoutBaselines? {
+        let layout = layout(forWidth: width)
+        return LayoutBaselines(first: layout.firstBaseline, last: layout.lastBaseline)
+    }
+
     /// Distance from the top to the first line's baseline at the current width, in points (for
     /// `alignItems: .baselineFirst` in a stack). Any thread.
     public var firstBaseline: Double { textLayout.firstBaseline }

@@ -167,6 +167,11 @@ PY
 limit_kb=1500000 expect_refusal layout-million-children "nodes" -- layout "$tmp/wide.json"
 if [ "$(tail -1 "$tmp/stderr" | wc -c)" -lt 400 ]; then ok; else bad "layout-million-children: long message"; fi
 expect_refusal layout-long-value "width has an invalid value" -- layout "$tmp/long-value.json"
+# An overlay corpus ("base") names a file next to it, nothing else; a grid track list is checked.
+printf '{"base": "../etc/passwd", "cases": []}\n' >"$tmp/overlay.json"
+expect_refusal layout-overlay-path "next to the overlay" -- layout "$tmp/overlay.json"
+printf '{"cases": [{"name": "g", "root": {"children": [{"style": {"display": "grid", "gridTemplateColumns": "1fr minmax(2fr, 1px)"}}]}}]}\n' >"$tmp/bad-grid.json"
+expect_refusal layout-bad-grid "gridTemplateColumns has an invalid value" -- layout "$tmp/bad-grid.json"
 if [ "$(wc -c <"$tmp/stderr")" -lt 400 ]; then ok; else bad "layout-long-value: the error echoed $(wc -c <"$tmp/stderr") bytes"; fi
 # FIFOs: as input they are refused at once (open(2) would wait for a writer forever); as output
 # without a reader refused, with a reader written in place (never renamed over).

@@ -5,7 +5,8 @@ import SilkLayoutTools
 
 /// `silk layout-bench`: lays out a feed-shaped tree (cells of about ten elements: nested
 /// stacks, an inset, text-sized leaves) and prints the median cold, cached and
-/// one-cell-invalidated times. Build with `-c release` for meaningful numbers.
+/// one-cell-invalidated times, then the same feed right-to-left and a 1,000-element grid
+/// dashboard. Build with `-c release` for meaningful numbers.
 struct LayoutBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout-bench",
@@ -21,5 +22,7 @@ struct LayoutBenchCommand: ParsableCommand {
             Foundation.exit(2)
         }
         print(benchmarkFeedLayout(cells: cells, width: width, iterations: iterations))
+        print(benchmarkFeedLayout(cells: cells, width: width, iterations: iterations, direction: .rtl))
+        print(benchmarkGridDashboard(iterations: max(1, iterations / 2)))
     }
 }

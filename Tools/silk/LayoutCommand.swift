@@ -19,6 +19,8 @@ struct LayoutCommand: ParsableCommand {
     @Option(help: "Write the computed frame of every node, in the cases' tree shape, to this JSON file.")
     var emit: String?
     @Option(help: "Largest difference in points that still matches.") var tolerance: Double = 1
+    @Flag(help: "Lay out as Yoga does where Yoga and the browser disagree (for expectations made by Yoga).")
+    var yogaCompatible = false
 
     func run() throws {
         guard tolerance.isFinite, tolerance >= 0 else { layoutInputError("--tolerance \(tolerance): must be ≥ 0") }
@@ -36,7 +38,7 @@ struct LayoutCommand: ParsableCommand {
         results.reserveCapacity(cases.count)
         var failed = 0
         for c in cases {
-            let r = CorpusEvaluator.run(c, tolerance: tolerance)
+            let r = CorpusEvaluator.run(c, tolerance: tolerance, yogaCompatible: yogaCompatible)
             if let failure = r.failure {
                 failed += 1
                 print("FAIL \(c.name): \(failure)")

@@ -1,5 +1,15 @@
 import SilkGeometry
 
+/// Distances from an element's top edge to its first and last text baselines, in points.
+public struct LayoutBaselines: Hashable, Sendable {
+    /// The first line's baseline, from the top.
+    public var first: Double
+    /// The last line's baseline, from the top.
+    public var last: Double
+    /// Baselines at `first` and `last` points from the top.
+    public init(first: Double, last: Double) { self.first = first; self.last = last }
+}
+
 /// The computed layout of one element: its size, its position in its parent's layout, and the
 /// layouts of its sub-elements. An immutable value, safe to hand to any thread.
 /// (Texture `ASLayout`.)
@@ -10,8 +20,9 @@ public struct Layout: Sendable {
         let element: any LayoutElement
         let size: Size
         let sublayouts: [Layout]
-        init(element: any LayoutElement, size: Size, sublayouts: [Layout]) {
-            self.element = element; self.size = size; self.sublayouts = sublayouts
+        let baselines: LayoutBaselines?
+        init(element: any LayoutElement, size: Size, sublayouts: [Layout], baselines: LayoutBaselines? = nil) {
+            self.element = element; self.size = size; self.sublayouts = sublayouts; self.baselines = baselines
         }
     }
     private let storage: Storage
@@ -24,11 +35,15 @@ public struct Layout: Sendable {
     public var size: Size { storage.size }
     /// The layouts of the element's sub-elements, positioned in this layout's coordinates.
     public var sublayouts: [Layout] { storage.sublayouts }
+    /// The element's first and last text baselines, when it has text (a text node reports them);
+    /// stacks align `baselineFirst`/`baselineLast` children by them.
+    public var baselines: LayoutBaselines? { storage.baselines }
 
     /// A layout of `element` at `size`, placed at `position` in its parent, with `sublayouts`
     /// (what a custom ``LayoutElement`` returns from `calculateLayoutThatFits`).
-    public init(element: any LayoutElement, size: Size, position: Point = .zero, sublayouts: [Layout] = []) {
-        storage = Storage(element: element, size: size, sublayouts: sublayouts)
+    public init(element: any LayoutElement, size: Size, position: Point = .zero, sublayouts: [Layout] = [],
+                baselines: LayoutBaselines? = nil) {
+        storage = Storage(element: element, size: size, sublayouts: sublayouts, baselines: baselines)
         self.position = position
     }
     private init(storage: Storage, position: Point) { self.storage = storage; self.position = position }
@@ -75,7 +90,8 @@ public struct Layout: Sendable {
         let w = roundToPixel(absLeft + size.width, scale) - roundToPixel(absLeft, scale)
         let h = roundToPixel(absTop + size.height, scale) - roundToPixel(absTop, scale)
         return Layout(element: element, size: Size(width: w, height: h), position: Point(x: x, y: y),
-                      sublayouts: sublayouts.map { $0.rounded(scale: scale, absoluteX: absLeft, absoluteY: absTop) })
+                      sublayouts: sublayouts.map { $0.rounded(scale: scale, absoluteX: absLeft, absoluteY: absTop) },
+                      baselines: baselines)
     }
 
     /// One line per layout, indented by depth: element name, frame.
@@ -127,12 +143,12 @@ extension Layout {
     /// found by LeakSanitizer (`make test-asan`, docs/reliability.md). Sublayouts name the
     /// children, which the element owns anyway.
     public var detachedFromElement: Layout {
-        Layout(element: DetachedLayoutRoot(), size: size, position: position, sublayouts: sublayouts)
+        Layout(element: DetachedLayoutRoot(), size: size, position: position, sublayouts: sublayouts, baselines: baselines)
     }
 
     /// A cached (detached) layout given back its element.
     public func attached(to element: any LayoutElement) -> Layout {
-        Layout(element: element, size: size, position: position, sublayouts: sublayouts)
+        Layout(element: element, size: size, position: position, sublayouts: sublayouts, baselines: baselines)
     }
 }
 

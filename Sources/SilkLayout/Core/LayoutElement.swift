@@ -85,9 +85,25 @@ public final class LayoutContext {
     /// caches: a stack below a non-stack spec (an inset in a stack in an inset…) is laid out
     /// several times per pass, and without these caches the work would double at each level.
     var flexTrees: [ObjectIdentifier: FlexBox] = [:]
+    /// The inline direction inherited by the element being laid out now (`ltr` or `rtl`):
+    /// the pass's default direction at the root, then each element's resolved
+    /// ``Style/direction`` for its children. A spec's `calculateLayoutThatFits` reads it to
+    /// mirror; the engine sets it around every child it lays out.
+    public internal(set) var direction: LayoutDirection
+    /// Stacks reproduce Yoga where Yoga and the browser disagree (relative offsets on reversed
+    /// axes, wrap-reverse padding, absolute children's percentage margins; docs/layout.md,
+    /// "Deviations"), for apps ported from Yoga. Default false: the browser's behaviour.
+    public let yogaCompatible: Bool
 
-    /// A fresh pass at depth 0 that allows `maximumDepth` levels.
-    public init(maximumDepth: Int = LayoutContext.defaultMaximumDepth) { self.maximumDepth = maximumDepth }
+    /// A fresh pass at depth 0 that allows `maximumDepth` levels; `direction` is the default
+    /// inline direction of the tree (the app's or the text locale's; `inherit` means `ltr`);
+    /// `yogaCompatible` selects Yoga's behaviour where it differs from the browser's.
+    public init(maximumDepth: Int = LayoutContext.defaultMaximumDepth, direction: LayoutDirection = .ltr,
+                yogaCompatible: Bool = false) {
+        self.maximumDepth = maximumDepth
+        self.direction = direction == .inherit ? .ltr : direction
+        self.yogaCompatible = yogaCompatible
+    }
 
     @inline(__always)
     func checkDepth(_ d: Int) throws(LayoutError) {
@@ -100,15 +116,19 @@ public final class LayoutContext {
 enum ElementLayout {
     static func layout(_ element: some LayoutElement, in range: SizeRange, parentSize: Size,
                        context: LayoutContext) throws(LayoutError) -> Layout {
-        let style = element.style
-        if style.display == .none { return Layout(element: element, size: .zero) }
+        let elementStyle = element.style
+        if elementStyle.display == .none { return Layout(element: element, size: .zero) }
         if let stack = element.stackLayoutSpec {
-            return try FlexBox.layoutRoot(stack, style: style, in: range, parentSize: parentSize, context: context)
+            return try FlexBox.layoutRoot(stack, style: elementStyle, in: range, parentSize: parentSize, context: context)
         }
         let depth = context.depth + 1
         try context.checkDepth(depth)
+        let savedDirection = context.direction
+        let direction = elementStyle.direction.resolved(parent: savedDirection)
         context.depth = depth
-        defer { context.depth = depth - 1 }
+        context.direction = direction
+        defer { context.depth = depth - 1; context.direction = savedDirection }
+        let style = elementStyle.physical(for: direction)
 
         let resolved = style.sizeRange(parentSize: parentSize).intersection(range)
         let pw = parentSize.width
@@ -118,14 +138,16 @@ enum ElementLayout {
         let bottom = paddingAndBorder(style.padding.bottom, style.border.bottom, pw)
         if left == 0 && top == 0 && right == 0 && bottom == 0 {
             let content = try element.calculateLayoutThatFits(resolved, context: context)
-            return Layout(element: element, size: resolved.clamp(content.size), sublayouts: content.sublayouts)
+            return Layout(element: element, size: resolved.clamp(content.size), sublayouts: content.sublayouts,
+                          baselines: content.baselines)
         }
         let content = try element.calculateLayoutThatFits(resolved.shrunk(dx: left + right, dy: top + bottom),
                                                           context: context)
         let size = resolved.clamp(Size(width: content.size.width + left + right,
                                        height: content.size.height + top + bottom))
         return Layout(element: element, size: size,
-                      sublayouts: content.sublayouts.map { $0.offsetBy(dx: left, dy: top) })
+                      sublayouts: content.sublayouts.map { $0.offsetBy(dx: left, dy: top) },
+                      baselines: content.baselines.map { LayoutBaselines(first: $0.first + top, last: $0.last + top) })
     }
 
     @inline(__always)

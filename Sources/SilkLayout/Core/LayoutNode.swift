@@ -92,7 +92,11 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
     /// Called on any thread. Returns the cached layout for this range and version, else
     /// measures or lays out the spec and caches the result.
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
-        let (version, hit) = state.withLock { s in (s.version, s.cache.layout(for: constrainedSize, version: s.version)) }
+        // A layout is cached per direction too (the low bit of the key): the same node mirrors.
+        let rtl: UInt64 = context.direction == .rtl ? 1 : 0
+        let (version, hit) = state.withLock { s in
+            (s.version, s.cache.layout(for: constrainedSize, version: s.version &* 2 &+ rtl))
+        }
         if let hit { return hit.attached(to: self) }
         let layout: Layout
         switch content {
@@ -105,7 +109,9 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
         }
         // Stored only if no invalidation happened meanwhile (the entry would be stale).
         state.withLock { s in
-            if s.version == version { s.cache.store(layout.detachedFromElement, for: constrainedSize, version: version) }
+            if s.version == version {
+                s.cache.store(layout.detachedFromElement, for: constrainedSize, version: version &* 2 &+ rtl)
+            }
         }
         return layout
     }

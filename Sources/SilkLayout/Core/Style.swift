@@ -4,9 +4,19 @@ import SilkGeometry
 public struct EdgeDimensions: Hashable, Sendable {
     /// The length at each edge; fractions are of the parent's width, as in CSS.
     public var top: Dimension, left: Dimension, bottom: Dimension, right: Dimension
+    /// The length at the inline-start edge (left in LTR, right in RTL; CSS `*-inline-start`);
+    /// when set it wins over the physical edge it lands on. nil: not set.
+    public var start: Dimension? = nil
+    /// The length at the inline-end edge (right in LTR, left in RTL); nil: not set.
+    public var end: Dimension? = nil
     /// Edges with the given lengths, 0 unless given.
     public init(top: Dimension = 0, left: Dimension = 0, bottom: Dimension = 0, right: Dimension = 0) {
         self.top = top; self.left = left; self.bottom = bottom; self.right = right
+    }
+    /// Edges given by direction: `start` and `end` follow the element's ``LayoutDirection``.
+    public init(top: Dimension = 0, start: Dimension, bottom: Dimension = 0, end: Dimension) {
+        self.init(top: top, bottom: bottom)
+        self.start = start; self.end = end
     }
     /// The same length `v` on all four edges.
     public init(all v: Dimension) { self.init(top: v, left: v, bottom: v, right: v) }
@@ -25,13 +35,18 @@ public struct EdgeDimensions: Hashable, Sendable {
 public struct PositionInsets: Hashable, Sendable {
     /// The offset from each edge of the containing block; nil when not set.
     public var top: Dimension?, left: Dimension?, bottom: Dimension?, right: Dimension?
+    /// The offset from the inline-start edge (left in LTR, right in RTL); when set it wins over
+    /// the physical edge it lands on.
+    public var start: Dimension? = nil
+    /// The offset from the inline-end edge (right in LTR, left in RTL).
+    public var end: Dimension? = nil
     /// Offsets for the given edges; the others are not set.
     public init(top: Dimension? = nil, left: Dimension? = nil, bottom: Dimension? = nil, right: Dimension? = nil) {
         self.top = top; self.left = left; self.bottom = bottom; self.right = right
     }
     /// No edge set: the element stays where the flow puts it.
     public static let none = PositionInsets()
-    var isEmpty: Bool { top == nil && left == nil && bottom == nil && right == nil }
+    var isEmpty: Bool { top == nil && left == nil && bottom == nil && right == nil && start == nil && end == nil }
 }
 
 /// How a child is placed on its stack's cross axis, overriding the stack's `alignItems`.
@@ -109,6 +124,14 @@ public struct Style: Hashable, Sendable {
     public var padding: EdgeDimensions = .zero
     /// Border widths (they take space like padding; drawing them is not layout's business).
     public var border: EdgeInsets = .zero
+    /// The border width at the inline-start edge (left in LTR, right in RTL); nil: `border.left`
+    /// or `border.right` applies.
+    public var borderStart: Double? = nil
+    /// The border width at the inline-end edge (right in LTR, left in RTL).
+    public var borderEnd: Double? = nil
+    /// The inline direction of this element's content (`inherit`: its parent's). Decides which
+    /// edge is `start` for this element's own logical edges and how it places its children.
+    public var direction: LayoutDirection = .inherit
 
     // MARK: Positioning
     /// Whether the element is in its stack's flow (`relative`, `static`) or placed by ``insets``

@@ -85,7 +85,7 @@ extension FlexBox {
                                  performLayout: true, context: context)
         positionAbsoluteChild(child, containing: containing, axis: mainAxis, isMainAxis: true,
                               blockWidth: blockWidth, blockHeight: blockHeight)
-        positionAbsoluteChild(child, containing: containing, axis: mainAxis.cross, isMainAxis: false,
+        positionAbsoluteChild(child, containing: containing, axis: crossDirection, isMainAxis: false,
                               blockWidth: blockWidth, blockHeight: blockHeight)
     }
 
@@ -96,18 +96,24 @@ extension FlexBox {
                                        blockWidth: Double, blockHeight: Double) {
         let isRow = axis.isRow
         let blockSize = isRow ? blockWidth : blockHeight
-        let startEdge: Edge = isRow ? .left : .top
-        let endEdge: Edge = isRow ? .right : .bottom
-        let start = isRow ? child.style.insets.left : child.style.insets.top
-        let end = isRow ? child.style.insets.right : child.style.insets.bottom
+        // The inline-start inset wins when both are set: the right one in a right-to-left parent.
+        let flipped = isRow && rtl
+        let startEdge: Edge = isRow ? (flipped ? .right : .left) : .top
+        let endEdge: Edge = isRow ? (flipped ? .left : .right) : .bottom
+        let insets = child.style.insets
+        let start = isRow ? (flipped ? insets.right : insets.left) : insets.top
+        let end = isRow ? (flipped ? insets.left : insets.right) : insets.bottom
         let physical: Double
-        // Inset-placed: margins are fractions of the containing block's length on this axis
-        // (Yoga's choice; CSS would use its width).
+        // Inset-placed: margins are fractions of the containing block's width, as in CSS (Yoga,
+        // and yogaCompatible, take its length on this axis).
+        let marginBasis = yogaCompatible ? blockSize : blockWidth
         if let start, !start.isAuto {
-            physical = zeroIfNaN(start.value(blockSize)) + containing.border(startEdge) + child.margin(startEdge, blockSize)
+            let fromStart = zeroIfNaN(start.value(blockSize)) + containing.border(startEdge) + child.margin(startEdge, marginBasis)
+            physical = flipped ? containing.measured(axis) - child.measured(axis) - fromStart : fromStart
         } else if let end, !end.isAuto {
-            physical = containing.measured(axis) - child.measured(axis) - containing.border(endEdge)
-                - child.margin(endEdge, blockSize) - zeroIfNaN(end.value(blockSize))
+            let fromStart = containing.measured(axis) - child.measured(axis) - containing.border(endEdge)
+                - child.margin(endEdge, marginBasis) - zeroIfNaN(end.value(blockSize))
+            physical = flipped ? containing.measured(axis) - child.measured(axis) - fromStart : fromStart
         } else {
             enum Placement { case start, center, end }
             var placement: Placement

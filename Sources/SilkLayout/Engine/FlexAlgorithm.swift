@@ -11,10 +11,13 @@ import SilkGeometry
 //  - No automatic minimum size: `min-width/height: auto` is 0 (Texture does the same).
 //  - `flexShrink` defaults to 0 (Texture, Yoga); `flexBasis` fractions of an unknown length
 //    fall back to content size.
-//  - Left-to-right only; the cross axis is never reversed.
+//  - Right-to-left: a row resolves to row-reverse (and back) and a column's cross axis runs
+//    from the right, as in Yoga and the browser (Direction.swift).
 //  - Baselines without `style.ascender` are synthesized from the first child (or the bottom edge).
-// Yoga's behaviour is kept where it differs from CSS, because the oracle (browser results
-// that Yoga also reproduces) can only contain cases where the two agree: relative offsets
+// Where Yoga and the browser disagree, three deviations follow the browser unless
+// `yogaCompatible` (relative offsets on reversed axes, wrap-reverse padding, absolute
+// children's percentage margins; docs/layout.md "Deviations"). Otherwise Yoga's behaviour is
+// kept where it differs from CSS: in Yoga mode relative offsets
 // are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
 // places items as Yoga does (see STEP 8), auto margins of an item that starts a new line
 // also count in the previous one, and an inset-placed absolute child's percentage margins
@@ -110,7 +113,7 @@ extension FlexBox {
         }
 
         // STEP 1: Axes, padding and border, and the inner lengths available to the children.
-        let mainAxis = direction, crossAxis = direction.cross
+        let mainAxis = direction, crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
         let mainAxisOwnerSize = isMainAxisRow ? ownerWidth : ownerHeight
         let crossAxisOwnerSize = isMainAxisRow ? ownerHeight : ownerWidth
@@ -280,12 +283,32 @@ extension FlexBox {
         // reversed main axes, then apply relative offsets.
         let crossSize = measured(crossAxis), mainSize = measured(mainAxis)
         let wrapReverse = stack.flexWrap == .wrapReverse
+        // A reversed cross axis (a column in RTL) was laid out from its start edge, the right.
+        let mirrorCross = wrapReverse != crossAxis.isReverse
+        // The browser keeps each padding on its own side under wrap-reverse (Yoga lays the lines
+        // out from the cross-start padding and mirrors it to the other side).
+        var wrapReverseShift = 0.0
+        if wrapReverse && !yogaCompatible {
+            let d = leadingPaddingAndBorder(crossAxis, ownerWidth) - trailingPaddingAndBorder(crossAxis, ownerWidth)
+            wrapReverseShift = mirrorCross ? d : -d
+        }
+        let rowReversed = (mainAxis.isRow ? mainAxis : crossAxis).isReverse
+        let columnReversed = (mainAxis.isRow ? crossAxis : mainAxis).isReverse
         for child in children where child.style.positionType != .absolute {
-            if wrapReverse {
+            if mirrorCross {
                 child.setPosition(crossAxis, crossSize - child.position(crossAxis) - child.measured(crossAxis))
             }
             if mainAxis.isReverse && child.style.display != .none {
                 child.setPosition(mainAxis, mainSize - child.position(mainAxis) - child.measured(mainAxis))
+            }
+            if wrapReverseShift != 0 { child.setPosition(crossAxis, child.position(crossAxis) + wrapReverseShift) }
+            // Browser: relative offsets on a reversed axis, physically, after placement.
+            if !yogaCompatible && child.style.display != .none {
+                if rowReversed {
+                    child.x += rtl ? -child.relativeOffset(.row, availableInnerWidth, rtl: true)
+                                   : child.relativeOffset(.row, availableInnerWidth, rtl: false)
+                }
+                if columnReversed { child.y += child.relativeOffset(.column, availableInnerHeight, rtl: false) }
             }
         }
 
@@ -296,16 +319,17 @@ extension FlexBox {
         }
     }
 
-    /// The offset a relatively positioned box is moved by along a physical axis: the start inset
-    /// if set, else minus the end inset.
-    func relativeOffset(_ axis: FlexDirection, _ axisSize: Double) -> Double {
+    /// The offset a relatively positioned box is moved by along a physical axis: the inline-start
+    /// inset if set (left, or right in a right-to-left parent), else minus the end inset.
+    /// Measured towards the parent's inline end.
+    func relativeOffset(_ axis: FlexDirection, _ axisSize: Double, rtl: Bool) -> Double {
         if style.positionType == .static { return 0 }
-        let start = axis.isRow ? style.insets.left : style.insets.top
+        let start = axis.isRow ? (rtl ? style.insets.right : style.insets.left) : style.insets.top
         if let start, !start.isAuto {
             let v = start.value(axisSize)
             return v.isNaN ? 0 : v
         }
-        if let end = axis.isRow ? style.insets.right : style.insets.bottom {
+        if let end = axis.isRow ? (rtl ? style.insets.left : style.insets.right) : style.insets.bottom {
             let v = end.value(axisSize)
             return v.isNaN ? 0 : -v
         }
@@ -331,7 +355,7 @@ extension FlexBox {
                               availableInnerMainDim: Double, availableInnerCrossDim: Double,
                               availableInnerWidth: Double, availableInnerHeight: Double,
                               context: LayoutContext) throws(LayoutError) {
-        let crossAxis = mainAxis.cross
+        let crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
         var childMainSize = child.measured(mainAxis)
         var childCrossSize: Double
@@ -362,7 +386,7 @@ extension FlexBox {
                             paddingAndBorderCross: Double, leadingPaddingAndBorderCross: Double,
                             availableInnerCrossDim: Double, availableInnerWidth: Double,
                             availableInnerHeight: Double, context: LayoutContext) throws(LayoutError) {
-        let crossAxis = mainAxis.cross
+        let crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
         var leadPerLine = 0.0
         var currentLead = leadingPaddingAndBorderCross
@@ -480,6 +504,10 @@ extension FlexBox {
     func baseline(last: Bool) -> Double {
         if !last, let a = style.ascender { return a }
         if last, let d = style.descender { return measuredHeight + d }
+        if stack == nil, let b = contentBaselines {
+            // Text: its own baselines, below this box's top padding and border.
+            return (last ? b.last : b.first) + leadingPaddingAndBorder(.column, layoutOwnerWidth)
+        }
         guard stack != nil, !children.isEmpty else { return measuredHeight }
         var chosen: FlexBox?
         if last {

@@ -6,7 +6,8 @@ import SilkGeometry
 // immutable `Layout`. Numbers use NaN for "undefined", as Yoga does, to keep the hot path free
 // of optionals.
 
-/// A flex axis with its direction. The cross axis is never reversed (left-to-right only).
+/// A flex axis with its direction. Right-to-left boxes resolve `row` to `rowReverse` (and back)
+/// and give columns a reversed (right-to-left) cross axis.
 enum FlexDirection: UInt8 {
     case row, rowReverse, column, columnReverse
     @inline(__always) var isRow: Bool { self == .row || self == .rowReverse }
@@ -61,7 +62,14 @@ final class FlexBox {
     let depth: Int
 
     // Container properties (meaningful for stacks only).
+    /// The main axis, with right-to-left resolved (a row in RTL runs as `rowReverse`).
     let direction: FlexDirection
+    /// The cross axis: `row`, or `rowReverse` for a column in RTL, or `column`.
+    let crossDirection: FlexDirection
+    /// The resolved inline direction is right-to-left.
+    let rtl: Bool
+    /// Yoga's behaviour where it differs from the browser's (`LayoutContext.yogaCompatible`).
+    let yogaCompatible: Bool
     let isWrap: Bool
 
     /// Width and height after Yoga's "min == max" rule (a box whose min and max agree is fixed).
@@ -91,6 +99,8 @@ final class FlexBox {
     var lineIndex = 0
     /// The non-stack element's layout from the latest performed layout (its sublayouts).
     var contentLayout: Layout?
+    /// The non-stack element's text baselines from its latest measurement, in its content box.
+    var contentBaselines: LayoutBaselines?
 
     // Caches, stored inline to spare allocations (Yoga keeps 16 measurements and one layout;
     // these trees live for one pass).
@@ -103,13 +113,22 @@ final class FlexBox {
     var rootResults = RootResultMemo()
 
     init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
-         parentDirection: FlexDirection?) {
+         parentDirection: FlexDirection?, layoutDirection: LayoutDirection, yogaCompatible: Bool) {
+        let rtl = layoutDirection == .rtl
+        self.rtl = rtl
+        self.yogaCompatible = yogaCompatible
         self.element = element
-        self.style = style
+        self.style = style.physical(for: layoutDirection)
         self.stack = stack
         self.isRoot = isRoot
         self.depth = depth
-        direction = stack?.direction.flexDirection ?? .column
+        let main = stack?.direction.flexDirection ?? .column
+        switch (main, rtl) {
+        case (.row, true): direction = .rowReverse; crossDirection = .column
+        case (.rowReverse, true): direction = .row; crossDirection = .column
+        case (_, true): direction = main; crossDirection = .rowReverse
+        case (_, false): direction = main; crossDirection = main.cross
+        }
         isWrap = (stack?.flexWrap ?? .noWrap) != .noWrap
         func processed(_ d: Dimension, _ lo: Dimension, _ hi: Dimension) -> Dimension {
             if !hi.isAuto, hi == lo { return hi }
@@ -137,11 +156,14 @@ final class FlexBox {
 
     /// Wraps a stack and, recursively, its children; other elements become measured leaves.
     static func build(_ element: any LayoutElement, style: Style, isRoot: Bool, depth: Int,
-                      parentDirection: FlexDirection?, context: LayoutContext) throws(LayoutError) -> FlexBox {
+                      parentDirection: FlexDirection?, parentLayoutDirection: LayoutDirection,
+                      context: LayoutContext) throws(LayoutError) -> FlexBox {
         try context.checkDepth(depth)
         let stack = element.stackLayoutSpec
         let box = FlexBox(element: element, style: style, stack: stack, isRoot: isRoot, depth: depth,
-                          parentDirection: parentDirection)
+                          parentDirection: parentDirection,
+                          layoutDirection: style.direction.resolved(parent: parentLayoutDirection),
+                          yogaCompatible: context.yogaCompatible)
         if let stack, !stack.children.isEmpty {
             box.children.reserveCapacity(stack.children.count)
             // The output tree differs from the flex items only with `display: contents`
@@ -154,7 +176,8 @@ final class FlexBox {
                     output!.append(try box.adoptContents(child, depth: depth + 1, context: context))
                 } else {
                     let childBox = try build(child, style: childStyle, isRoot: false, depth: depth + 1,
-                                             parentDirection: box.direction, context: context)
+                                             parentDirection: box.direction,
+                                             parentLayoutDirection: box.layoutDirection, context: context)
                     box.children.append(childBox)
                     output?.append(.box(childBox))
                 }
@@ -174,8 +197,11 @@ final class FlexBox {
             if childStyle.display == .contents {
                 items.append(try adoptContents(child, depth: depth + 1, context: context))
             } else {
+                // A contents element's own direction still reaches its children.
                 let childBox = try FlexBox.build(child, style: childStyle, isRoot: false, depth: depth + 1,
-                                                 parentDirection: direction, context: context)
+                                                 parentDirection: direction,
+                                                 parentLayoutDirection: element.style.direction.resolved(parent: layoutDirection),
+                                                 context: context)
                 children.append(childBox)
                 items.append(.box(childBox))
             }
@@ -192,12 +218,14 @@ final class FlexBox {
         // different style (a stack laid out as content and as an element).
         let key = ObjectIdentifier(stack)
         let root: FlexBox
-        if let existing = context.flexTrees[key], existing.depth == context.depth + 1, existing.style == style {
+        let layoutDirection = style.direction.resolved(parent: context.direction)
+        if let existing = context.flexTrees[key], existing.depth == context.depth + 1,
+           existing.layoutDirection == layoutDirection, existing.style == style.physical(for: layoutDirection) {
             root = existing
             if let hit = root.rootResults.lookup(range, parentSize) { return hit }
         } else {
             root = try build(stack, style: style, isRoot: true, depth: context.depth + 1,
-                             parentDirection: nil, context: context)
+                             parentDirection: nil, parentLayoutDirection: context.direction, context: context)
             context.flexTrees[key] = root
         }
         let saved = context.depth
@@ -249,7 +277,7 @@ final class FlexBox {
     static func layoutAsYogaRoot(_ stack: StackLayoutSpec, ownerWidth: Double, ownerHeight: Double,
                                  context: LayoutContext) throws(LayoutError) -> Layout {
         let root = try build(stack, style: stack.style, isRoot: true, depth: context.depth + 1,
-                             parentDirection: nil, context: context)
+                             parentDirection: nil, parentLayoutDirection: context.direction, context: context)
         func axis(_ a: FlexDirection, _ owner: Double) -> (Double, SizingMode) {
             if root.hasDefiniteLength(a, owner) {
                 return (root.resolvedDimension(a, owner) + root.marginForAxis(a, ownerWidth), .exactly)
@@ -273,7 +301,9 @@ final class FlexBox {
         let size = Size(width: layoutWidth, height: layoutHeight)
         let position = Point(x: x, y: y)
         if stack == nil {
-            return Layout(element: element, size: size, position: position, sublayouts: contentLayout?.sublayouts ?? [])
+            let dy = leadingPaddingAndBorder(.column, layoutOwnerWidth)
+            return Layout(element: element, size: size, position: position, sublayouts: contentLayout?.sublayouts ?? [],
+                          baselines: contentBaselines.map { LayoutBaselines(first: $0.first + dy, last: $0.last + dy) })
         }
         if let outputChildren {
             func output(_ c: OutputChild) -> Layout {
@@ -290,6 +320,9 @@ final class FlexBox {
         for child in children { subs.append(child.makeLayout()) }
         return Layout(element: element, size: size, position: position, sublayouts: subs)
     }
+
+    /// The resolved inline direction (never `inherit`).
+    @inline(__always) var layoutDirection: LayoutDirection { rtl ? .rtl : .ltr }
 
     // MARK: - Style accessors (percentages of margins and padding are of the owner's width)
 
@@ -483,6 +516,7 @@ final class FlexBox {
             let (h0, h1) = range(availableHeight, heightMode, pbColumn)
             let content = try elementLayout(SizeRange(min: Size(width: w0, height: h0),
                                                       max: Size(width: w1, height: h1)), context: context)
+            contentBaselines = content.baselines
             measuredWidth = boundAxis(.row, widthMode == .exactly ? availableWidth : content.size.width + pbRow,
                                       ownerWidth, ownerWidth)
             measuredHeight = boundAxis(.column, heightMode == .exactly ? availableHeight : content.size.height + pbColumn,
@@ -491,6 +525,7 @@ final class FlexBox {
         if performLayout {
             let w = Swift.max(0, measuredWidth - pbRow), h = Swift.max(0, measuredHeight - pbColumn)
             let content = try elementLayout(SizeRange(exactly: Size(width: w, height: h)), context: context)
+            contentBaselines = content.baselines
             let dx = leadingPaddingAndBorder(.row, ownerWidth), dy = leadingPaddingAndBorder(.column, ownerWidth)
             if dx == 0 && dy == 0 {
                 contentLayout = content
@@ -503,9 +538,10 @@ final class FlexBox {
 
     private func elementLayout(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         if let l = elementLayouts.lookup(range) { return l }
-        let saved = context.depth
+        let saved = context.depth, savedDirection = context.direction
         context.depth = depth
-        defer { context.depth = saved }
+        context.direction = layoutDirection
+        defer { context.depth = saved; context.direction = savedDirection }
         let l = try element.calculateLayoutThatFits(range, context: context)
         elementLayouts.insert(range, l)
         return l

@@ -52,7 +52,7 @@ extension FlexBox {
                 singleFlexChild = child
             }
         }
-        let rowAxis: FlexDirection = mainAxis.isRow ? mainAxis : .row
+        let rowAxis: FlexDirection = mainAxis.isRow ? mainAxis : crossDirection
         let columnAxis: FlexDirection = mainAxis.isRow ? .column : mainAxis
         for child in children {
             child.contentBoxOwnerWidth = availableInnerWidth
@@ -63,8 +63,13 @@ extension FlexBox {
             if performLayout {
                 // Start margin plus relative offset, measured from the flex-start edge (so a
                 // reversed axis mirrors the offset, as Yoga's `setPosition` does).
-                child.x = child.leadingMargin(rowAxis, availableInnerWidth) + child.relativeOffset(.row, availableInnerWidth)
-                child.y = child.leadingMargin(columnAxis, availableInnerWidth) + child.relativeOffset(.column, availableInnerHeight)
+                // Yoga measures the offset from the flex-start edge, so a reversed axis mirrors it;
+                // the browser applies it physically once placed (STEP 10).
+                let yogaOffsets = yogaCompatible
+                child.x = child.leadingMargin(rowAxis, availableInnerWidth)
+                    + (yogaOffsets || !rowAxis.isReverse ? child.relativeOffset(.row, availableInnerWidth, rtl: rtl) : 0)
+                child.y = child.leadingMargin(columnAxis, availableInnerWidth)
+                    + (yogaOffsets || !columnAxis.isReverse ? child.relativeOffset(.column, availableInnerHeight, rtl: false) : 0)
             }
             if child.style.positionType == .absolute { continue }
             if child === singleFlexChild {
@@ -257,7 +262,7 @@ extension FlexBox {
         if abs(line.totalFlexGrowFactors) < 1e-9 { line.totalFlexGrowFactors = 0 }
 
         // Second pass: final main sizes, then each item's layout at that size.
-        let crossAxis = mainAxis.cross
+        let crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
         var distributed = 0.0
         for child in line.items {
@@ -330,7 +335,7 @@ extension FlexBox {
                          crossMode: SizingMode, mainAxisOwnerSize: Double, ownerWidth: Double,
                          availableInnerMainDim: Double, availableInnerCrossDim: Double,
                          availableInnerWidth: Double, performLayout: Bool, baselineLayout: Bool) {
-        let crossAxis = mainAxis.cross
+        let crossAxis = crossDirection
         let leadingPB = leadingPaddingAndBorder(mainAxis, ownerWidth)
         let trailingPB = trailingPaddingAndBorder(mainAxis, ownerWidth)
         let gap = mainGap(availableInnerMainDim)

@@ -9,7 +9,8 @@ public enum AbsoluteSizing: Hashable, Sendable {
 }
 
 /// Places each child at its `style.layoutPosition`, sized by its own style within what is left
-/// of the range from that position. (Texture `ASAbsoluteLayoutSpec`.)
+/// of the range from that position. Right-to-left (``LayoutContext/direction``), `layoutPosition.x`
+/// is measured from the right edge to the child's right edge. (Texture `ASAbsoluteLayoutSpec`.)
 public final class AbsoluteLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
     /// How the spec sizes itself.
@@ -44,6 +45,11 @@ public final class AbsoluteLayoutSpec: LayoutSpec, DebugNamedElement {
             size.height = constrainedSize.min.height
             for s in subs { size.height = max(size.height, s.position.y + s.size.height) }
         }
-        return Layout(element: self, size: constrainedSize.clamp(size), sublayouts: subs)
+        let final = constrainedSize.clamp(size)
+        if context.direction == .rtl {
+            // Mirrored once the width is known: x is the distance from the right edge.
+            subs = subs.map { $0.positioned(at: Point(x: final.width - $0.position.x - $0.size.width, y: $0.position.y)) }
+        }
+        return Layout(element: self, size: final, sublayouts: subs)
     }
 }

@@ -5,7 +5,9 @@ public enum CornerLocation: Hashable, Sendable { case topLeft, topRight, bottomL
 
 /// Puts a corner element (a badge) centred on one corner of its child, moved by `offset`.
 /// The spec is the child's size, or, with `wrapsCorner`, the union of both frames (the child
-/// then moves so nothing sticks out above or left). (Texture `ASCornerLayoutSpec`.)
+/// then moves so nothing sticks out above or left). Right-to-left (``LayoutContext/direction``),
+/// the spec mirrors: `topLeft` is the top-right corner (the leading one) and a positive
+/// `offset.x` moves towards the left. (Texture `ASCornerLayoutSpec`.)
 public final class CornerLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
     /// The element that decides the size (the avatar the badge sits on).
@@ -38,13 +40,23 @@ public final class CornerLayoutSpec: LayoutSpec, DebugNamedElement {
                                                      context: context)
         let c = cornerLayout.size, s = childLayout.size
         var cornerOrigin: Point
+        let rtl = context.direction == .rtl
+        var location = location
+        if rtl {
+            switch location {
+            case .topLeft: location = .topRight
+            case .topRight: location = .topLeft
+            case .bottomLeft: location = .bottomRight
+            case .bottomRight: location = .bottomLeft
+            }
+        }
         switch location {
         case .topLeft: cornerOrigin = Point(x: -c.width / 2, y: -c.height / 2)
         case .topRight: cornerOrigin = Point(x: s.width - c.width / 2, y: -c.height / 2)
         case .bottomLeft: cornerOrigin = Point(x: -c.width / 2, y: s.height - c.height / 2)
         case .bottomRight: cornerOrigin = Point(x: s.width - c.width / 2, y: s.height - c.height / 2)
         }
-        cornerOrigin = cornerOrigin + offset
+        cornerOrigin = cornerOrigin + (rtl ? Point(x: -offset.x, y: offset.y) : offset)
         var childOrigin = Point.zero
         var size = s
         if wrapsCorner {

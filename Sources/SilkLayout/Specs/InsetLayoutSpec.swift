@@ -2,7 +2,9 @@ import SilkGeometry
 
 /// Surrounds its child with fixed space on each side. An infinite inset means "as much as
 /// there is": the child keeps its intrinsic size on that axis and is pushed to the opposite
-/// side (or centered, when both sides are infinite). (Texture `ASInsetLayoutSpec`.)
+/// side (or centered, when both sides are infinite). Right-to-left (``LayoutContext/direction``),
+/// `left` is the leading (right) inset and `right` the trailing one, as Texture's and UIKit's
+/// directional insets mirror. (Texture `ASInsetLayoutSpec`.)
 public final class InsetLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
     /// The space around the child, in points (∞ on an edge pins the child to the opposite edge, as
@@ -20,6 +22,7 @@ public final class InsetLayoutSpec: LayoutSpec, DebugNamedElement {
     public var debugName: String { "Inset\(insets)" }
 
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
+        let insets = context.direction == .rtl ? self.insets.mirrored : self.insets
         func finiteOrZero(_ v: Double) -> Double { v.isFinite ? v : 0 }
         let insetsX = finiteOrZero(insets.left) + finiteOrZero(insets.right)
         let insetsY = finiteOrZero(insets.top) + finiteOrZero(insets.bottom)

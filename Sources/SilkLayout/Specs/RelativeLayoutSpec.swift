@@ -19,7 +19,8 @@ public struct RelativeSizingOptions: OptionSet, Hashable, Sendable {
 
 /// Places its child at the start, center or end of each axis of the space it takes: as much
 /// as the range allows (when bounded), or the child's size (when unbounded or with a minimum
-/// sizing option). (Texture `ASRelativeLayoutSpec`.)
+/// sizing option). Right-to-left (``LayoutContext/direction``), the horizontal start is the right
+/// edge. (Texture `ASRelativeLayoutSpec`.)
 public final class RelativeLayoutSpec: LayoutSpec, DebugNamedElement {
     public let style: Style
     /// Where the child sits horizontally.
@@ -66,7 +67,8 @@ public final class RelativeLayoutSpec: LayoutSpec, DebugNamedElement {
         func proportion(_ p: RelativePosition) -> Double {
             switch p { case .none, .start: 0; case .center: 0.5; case .end: 1 }
         }
-        let origin = Point(x: (size.width - sub.size.width) * proportion(horizontal),
+        let h = context.direction == .rtl ? 1 - proportion(horizontal) : proportion(horizontal)
+        let origin = Point(x: (size.width - sub.size.width) * h,
                            y: (size.height - sub.size.height) * proportion(vertical))
         return Layout(element: element, size: size, sublayouts: [sub.positioned(at: origin)])
     }

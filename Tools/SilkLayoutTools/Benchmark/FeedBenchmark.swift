@@ -20,9 +20,12 @@ public struct FeedBenchmarkResult: Sendable, CustomStringConvertible {
     /// The fastest cold run: on a shared machine, the best estimate of the uncontended cost.
     public let coldBest: Double
 
+    /// The direction the tree was laid out in.
+    public var direction: LayoutDirection = .ltr
+
     public var description: String {
         func ms(_ s: Double) -> String { String(Double(Int((s * 1e6).rounded())) / 1000) + " ms" }
-        return "feed layout: \(cells) cells, \(elementCount) elements, median of \(iterations) runs\n"
+        return "feed layout\(direction == .rtl ? " (right-to-left)" : ""): \(cells) cells, \(elementCount) elements, median of \(iterations) runs\n"
             + "  cold:                 \(ms(cold))  (fastest \(ms(coldBest)))\n"
             + "  cached:               \(ms(cached))\n"
             + "  one cell invalidated: \(ms(oneCellInvalidated))"
@@ -81,8 +84,10 @@ public func makeFeedTree(cells: Int = 100) -> (root: LayoutNode, leaves: [Layout
 }
 
 /// Lays out the feed at `width` many times and returns median times: cold (all caches
-/// dropped before each run), cached, and after invalidating one cell's text.
-public func benchmarkFeedLayout(cells: Int = 100, width: Double = 375, iterations: Int = 200) -> FeedBenchmarkResult {
+/// dropped before each run), cached, and after invalidating one cell's text. `direction`
+/// lays the same tree out mirrored.
+public func benchmarkFeedLayout(cells: Int = 100, width: Double = 375, iterations: Int = 200,
+                                direction: LayoutDirection = .ltr) -> FeedBenchmarkResult {
     let (root, leaves, count) = makeFeedTree(cells: cells)
     let range = SizeRange(min: Size(width: width, height: 0), max: Size(width: width, height: .infinity))
     let clock = ContinuousClock()
@@ -95,24 +100,26 @@ public func benchmarkFeedLayout(cells: Int = 100, width: Double = 375, iteration
     // Warm up code paths and the allocator.
     for _ in 0..<5 {
         for leaf in leaves { leaf.invalidateLayout() }
-        _ = try? root.layoutThatFits(range)
+        _ = try? root.layoutThatFits(range, context: LayoutContext(direction: direction))
     }
     for i in 0..<iterations {
         for leaf in leaves { leaf.invalidateLayout() }
         var start = clock.now
-        _ = try? root.layoutThatFits(range)
+        _ = try? root.layoutThatFits(range, context: LayoutContext(direction: direction))
         cold.append(seconds(clock.now - start))
 
         start = clock.now
-        _ = try? root.layoutThatFits(range)
+        _ = try? root.layoutThatFits(range, context: LayoutContext(direction: direction))
         cached.append(seconds(clock.now - start))
 
         leaves[(i * 7 + 2) % leaves.count].invalidateLayout()
         start = clock.now
-        _ = try? root.layoutThatFits(range)
+        _ = try? root.layoutThatFits(range, context: LayoutContext(direction: direction))
         partial.append(seconds(clock.now - start))
     }
-    return FeedBenchmarkResult(cells: cells, elementCount: count, iterations: iterations,
-                               cold: median(cold), cached: median(cached), oneCellInvalidated: median(partial),
-                               coldBest: cold.min() ?? 0)
+    var result = FeedBenchmarkResult(cells: cells, elementCount: count, iterations: iterations,
+                                     cold: median(cold), cached: median(cached), oneCellInvalidated: median(partial),
+                                     coldBest: cold.min() ?? 0)
+    result.direction = direction
+    return result
 }

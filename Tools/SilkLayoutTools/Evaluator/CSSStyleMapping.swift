@@ -134,8 +134,12 @@ public enum CSSStyleMapping {
                 case let other: unsupportedValue(key, other)
                 }
             case "direction":
-                let s = try keyword(key, v)
-                if s != "ltr" && s != "inherit" { unsupportedValue(key, s) }
+                switch try keyword(key, v) {
+                case "ltr": style.direction = .ltr
+                case "rtl": style.direction = .rtl
+                case "inherit": style.direction = .inherit
+                default: throw bad(key, v)
+                }
             case "marginLeft": style.margin.left = try length(key, v)
             case "marginTop": style.margin.top = try length(key, v)
             case "marginRight": style.margin.right = try length(key, v)
@@ -148,6 +152,14 @@ public enum CSSStyleMapping {
             case "borderTop": style.border.top = try number(key, v)
             case "borderRight": style.border.right = try number(key, v)
             case "borderBottom": style.border.bottom = try number(key, v)
+            case "marginStart": style.margin.start = try length(key, v)
+            case "marginEnd": style.margin.end = try length(key, v)
+            case "paddingStart": style.padding.start = try length(key, v)
+            case "paddingEnd": style.padding.end = try length(key, v)
+            case "borderStart": style.borderStart = try number(key, v)
+            case "borderEnd": style.borderEnd = try number(key, v)
+            case "start": style.insets.start = try length(key, v)
+            case "end": style.insets.end = try length(key, v)
             case "left": style.insets.left = try length(key, v)
             case "top": style.insets.top = try length(key, v)
             case "right": style.insets.right = try length(key, v)

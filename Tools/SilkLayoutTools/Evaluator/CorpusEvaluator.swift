@@ -23,14 +23,19 @@ public struct CorpusCaseResult: Sendable {
 /// the expected frames.
 public enum CorpusEvaluator {
     /// Runs one case. A frame matches when every edge is within `tolerance` points.
-    public static func run(_ corpusCase: CorpusCase, tolerance: Double = 1, pointScale: Double = 1) -> CorpusCaseResult {
+    /// `yogaCompatible` lays out with Yoga's behaviour where it differs from the browser's (for
+    /// expectations that come from Yoga itself rather than a browser).
+    public static func run(_ corpusCase: CorpusCase, tolerance: Double = 1, pointScale: Double = 1,
+                           yogaCompatible: Bool = false) -> CorpusCaseResult {
         guard let root = corpusCase.root else {
             return CorpusCaseResult(name: corpusCase.name, features: corpusCase.features, computed: nil,
                                     failure: "unsupported: " + corpusCase.unsupported.joined(separator: ", "))
         }
         let layout: Layout
         do {
-            layout = try rootLayout(root.spec, available: corpusCase.available).roundedToPixelGrid(scale: pointScale)
+            layout = try rootLayout(root.spec, available: corpusCase.available,
+                                    context: LayoutContext(direction: corpusCase.direction, yogaCompatible: yogaCompatible))
+                .roundedToPixelGrid(scale: pointScale)
         } catch {
             return CorpusCaseResult(name: corpusCase.name, features: corpusCase.features, computed: nil,
                                     failure: "layout error: \(error)")
@@ -53,7 +58,9 @@ public enum CorpusEvaluator {
     /// is exact. The root is placed at its margin plus its relative offset.
     public static func rootLayout(_ spec: StackLayoutSpec, available: (width: Double?, height: Double?),
                                   context: LayoutContext = LayoutContext()) throws(LayoutError) -> Layout {
-        let style = spec.style
+        // The root's own logical edges follow its direction; its offsets are placed as Yoga
+        // places a root, from the left (it has no parent to mirror in).
+        let style = spec.style.physical(for: spec.style.direction.resolved(parent: context.direction))
         let aw = available.width ?? .nan, ah = available.height ?? .nan
         if style.display == .none { return Layout(element: spec, size: .zero) }
         let layout = try spec.layoutAsYogaRoot(ownerWidth: aw, ownerHeight: ah, context: context)

@@ -14,11 +14,15 @@ public struct CorpusFrame: Hashable, Sendable {
     }
 }
 
-/// One node of a case: the spec built from its style, its children, its expected frame.
+/// One node of a case: the spec built from its style (a stack, or a grid for `display: grid`),
+/// its children, its expected frame.
 public struct CorpusNode: Sendable {
-    public let spec: StackLayoutSpec
+    public let element: any LayoutElement
     public let children: [CorpusNode]
     public let expected: CorpusFrame?
+    /// The node as a stack. A case's root always is one (the parser refuses a grid root); a
+    /// grid node is returned inside a stack of its own.
+    public var spec: StackLayoutSpec { element as? StackLayoutSpec ?? StackLayoutSpec(children: [element]) }
 }
 
 /// One case: a tree and what to lay it out in. `unsupported` lists style values Silk does not
@@ -29,6 +33,8 @@ public struct CorpusCase: Sendable {
     public let available: (width: Double?, height: Double?)
     public let root: CorpusNode?
     public let unsupported: [String]
+    /// The direction the tree is laid out in (the case's `direction`, else the file's; `ltr`).
+    public let direction: LayoutDirection
 }
 
 /// A malformed corpus file: what is wrong and where.
@@ -41,7 +47,7 @@ public enum CorpusFile {
     /// Parses a corpus file. Throws `CorpusError` for anything that is not the schema (not
     /// JSON, no `cases` array, a node that is not an object, a length that is not a length).
     public static func load(contentsOf url: URL) throws(CorpusError) -> [CorpusCase] {
-        try parse(try readFile(url.path))
+        try parse(try readFile(url.path), directory: url.deletingLastPathComponent())
     }
 
     /// Largest corpus file read (the Yoga corpus is 0.6 MB); JSONSerialization needs many times
@@ -84,7 +90,20 @@ public enum CorpusFile {
         return data
     }
 
-    public static func parse(_ data: Data) throws(CorpusError) -> [CorpusCase] {
+    /// Parses a corpus file's bytes. An overlay file (one with `"base"`) needs `directory`, where
+    /// its base file is read from.
+    public static func parse(_ data: Data, directory: URL? = nil) throws(CorpusError) -> [CorpusCase] {
+        let top = try json(data)
+        if let base = top["base"] {
+            guard let name = base as? String else { throw CorpusError(message: "\"base\" is not a file name") }
+            guard let directory else { throw CorpusError(message: "an overlay (\"base\") must be read from a file") }
+            return try parse(try CorpusOverlay.merge(top, base: name, directory: directory))
+        }
+        return try parse(top)
+    }
+
+    /// The top-level object of a corpus file, with the size checks made before parsing.
+    static func json(_ data: Data) throws(CorpusError) -> [String: Any] {
         // Counted before JSONSerialization builds an object per container: a node is at most
         // four (itself, style, expected, children), so more than that many times the node limit
         // cannot be a file within it, and is refused before using the memory.
@@ -105,7 +124,22 @@ public enum CorpusFile {
             throw CorpusError(message: "not valid JSON (\(excerpt(detail, limit: 120)))")
         }
         guard let top = json as? [String: Any] else { throw CorpusError(message: "top level is not an object") }
+        return top
+    }
+
+    static func direction(_ v: Any?, _ what: String) throws(CorpusError) -> LayoutDirection? {
+        guard let v, !(v is NSNull) else { return nil }
+        switch v as? String {
+        case "ltr": return .ltr
+        case "rtl": return .rtl
+        case "inherit": return .inherit
+        default: throw CorpusError(message: "\(what) \"direction\" is \(describe(v)), not \"ltr\", \"rtl\" or \"inherit\"")
+        }
+    }
+
+    static func parse(_ top: [String: Any]) throws(CorpusError) -> [CorpusCase] {
         guard let cases = top["cases"] as? [Any] else { throw CorpusError(message: "no \"cases\" array") }
+        let fileDirection = try direction(top["direction"], "the file's") ?? .ltr
         var out: [CorpusCase] = []
         out.reserveCapacity(min(cases.count, maximumNodes))
         var nodeCount = 0
@@ -126,8 +160,13 @@ public enum CorpusFile {
             let features = (obj["features"] as? [Any])?.compactMap { $0 as? String } ?? []
             var unsupported: [String] = []
             let root = try node(rootJSON, path: "\(at) root", depth: 0, unsupported: &unsupported, count: &nodeCount)
+            if !(root.element is StackLayoutSpec) {
+                unsupported.append("display: grid at the root (wrap the grid in a flex container)")
+            }
+            let caseDirection = try direction(obj["direction"], at) ?? fileDirection
             out.append(CorpusCase(name: name, features: features, available: available,
-                                  root: unsupported.isEmpty ? root : nil, unsupported: unsupported))
+                                  root: unsupported.isEmpty ? root : nil, unsupported: unsupported,
+                                  direction: caseDirection == .inherit ? .ltr : caseDirection))
         }
         return out
     }
@@ -141,6 +180,7 @@ public enum CorpusFile {
         count += 1
         if count > maximumNodes { throw CorpusError(message: "\(path): more than \(maximumNodes) nodes in the file (the limit)") }
         var children: [CorpusNode] = []
+        var childStyles: [[String: Any]] = []
         if let c = json["children"], !(c is NSNull) {
             guard let arr = c as? [Any] else { throw CorpusError(message: "\(path): \"children\" is not an array") }
             for (i, child) in arr.enumerated() {
@@ -148,15 +188,18 @@ public enum CorpusFile {
                     throw CorpusError(message: "\(path)/\(i): node is not an object")
                 }
                 children.append(try node(obj, path: "\(path)/\(i)", depth: depth + 1, unsupported: &unsupported, count: &count))
+                childStyles.append(try style(obj, path: "\(path)/\(i)"))
             }
         }
-        var styleJSON: [String: Any] = [:]
-        if let s = json["style"], !(s is NSNull) {
-            guard let obj = s as? [String: Any] else { throw CorpusError(message: "\(path): \"style\" is not an object") }
-            styleJSON = obj
-        }
-        let spec = try CSSStyleMapping.stack(styleJSON, children: children.map(\.spec), path: path,
+        let styleJSON = try style(json, path: path)
+        let spec: any LayoutElement
+        if let display = styleJSON["display"] as? String, display == "grid" {
+            spec = try CSSGridMapping.grid(styleJSON, children: Array(zip(children.map(\.element), childStyles)),
+                                           path: path, unsupported: &unsupported)
+        } else {
+            spec = try CSSStyleMapping.stack(styleJSON, children: children.map(\.element), path: path,
                                              unsupported: &unsupported)
+        }
         var expected: CorpusFrame?
         if let e = json["expected"], !(e is NSNull) {
             guard let obj = e as? [String: Any] else { throw CorpusError(message: "\(path): \"expected\" is not an object") }
@@ -169,7 +212,13 @@ public enum CorpusFile {
             expected = CorpusFrame(left: try field("left"), top: try field("top"),
                                    width: try field("width"), height: try field("height"))
         }
-        return CorpusNode(spec: spec, children: children, expected: expected)
+        return CorpusNode(element: spec, children: children, expected: expected)
+    }
+
+    private static func style(_ json: [String: Any], path: String) throws(CorpusError) -> [String: Any] {
+        guard let s = json["style"], !(s is NSNull) else { return [:] }
+        guard let obj = s as? [String: Any] else { throw CorpusError(message: "\(path): \"style\" is not an object") }
+        return obj
     }
 
     /// One pass over the raw JSON outside strings: how deep brackets nest (to explain a parser
