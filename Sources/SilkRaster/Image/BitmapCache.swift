@@ -24,8 +24,10 @@ public final class BitmapCache: @unchecked Sendable {
         public var source: String
         /// The source file's identity when it was read (nil for sources without one).
         public var stamp: FileStamp?
-        /// The pixel size asked for (the decode's target size or the node's device pixels).
-        public var width: Int, height: Int
+        /// The pixel width asked for (the decode's target size or the node's device pixels).
+        public var width: Int
+        /// The pixel height asked for.
+        public var height: Int
         /// Everything else the pixels depend on (content mode, crop, modification identifier).
         public var variant: String
 
@@ -37,8 +39,16 @@ public final class BitmapCache: @unchecked Sendable {
 
     /// A file's identity: a cached image of a file that changed since is not served.
     public struct FileStamp: Hashable, Sendable {
-        /// `st_dev`, `st_ino`, `st_size` and `st_mtim` (seconds and nanoseconds).
-        public var device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64
+        /// `st_dev`.
+        public var device: UInt64
+        /// `st_ino`.
+        public var inode: UInt64
+        /// `st_size`, bytes.
+        public var size: Int64
+        /// `st_mtim.tv_sec`.
+        public var modifiedSeconds: Int64
+        /// `st_mtim.tv_nsec`.
+        public var modifiedNanoseconds: Int64
 
         /// The identity of the file at `path` now (`stat`), nil when it cannot be read.
         public init?(path: String) {

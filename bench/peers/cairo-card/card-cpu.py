@@ -21,7 +21,7 @@ def cpu_ms(cmd):
 cmds = {
     "silk snapshot card": [silk, "snapshot", "card", "--out", os.path.join(out, "silk.png")],
     "cairo + Pango card": [cairo, os.path.join(assets, "photos", "ladybird.jpg"), os.path.join(out, "cairo.png")],
-    "silk start-up (--version)": [silk, "--version"],
+    "silk start-up (--help)": [silk, "--help"],
     "cairo_card start-up (--noop)": [cairo, "--noop"],
 }
 times = {k: [] for k in cmds}
@@ -34,7 +34,7 @@ print(f"whole-process CPU, median of {rounds} interleaved runs (ms; range in bra
 print("| | Silk | cairo + Pango | Silk ÷ cairo |")
 print("|---|---|---|---|")
 for name, a, b in (("card: decode, blur, text, PNG", "silk snapshot card", "cairo + Pango card"),
-                   ("start-up: reach main and exit", "silk start-up (--version)", "cairo_card start-up (--noop)")):
+                   ("start-up: reach main and exit", "silk start-up (--help)", "cairo_card start-up (--noop)")):
     ra = f"{min(times[a]):.1f}–{max(times[a]):.1f}"; rb = f"{min(times[b]):.1f}–{max(times[b]):.1f}"
     print(f"| {name} | {med[a]:.1f} ({ra}) | {med[b]:.1f} ({rb}) | {med[a] / med[b]:.2f}× |")
 print(f"PNGs: {out}/silk.png ({os.path.getsize(os.path.join(out, 'silk.png'))} bytes), "
