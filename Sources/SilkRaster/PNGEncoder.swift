@@ -1,4 +1,5 @@
 import CPNG
+import CSilkLinux
 import Foundation
 
 /// PNG output: Silk writes the file itself over zlib (signature, IHDR, IDAT, IEND), one
@@ -15,7 +16,7 @@ extension Bitmap {
     /// Encodes the bitmap as an 8-bit RGB (opaque) or RGBA PNG.
     public func pngData() throws(RasterError) -> Data {
         let source = format == .argb32 ? self : try copy(format: .argb32)
-        let opaque = source.isFullyOpaque
+        let opaque = silk_argb_is_opaque(source.data, Int32(width), Int32(height), source.stride) != 0
         let channels = opaque ? 3 : 4
         let rowBytes = width * channels
         var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -33,17 +34,23 @@ extension Bitmap {
         }
         guard initResult == Z_OK else { throw .allocationFailed(bytes: 256 << 10) }
         defer { deflateEnd(&stream) }
-        // Rows: the previous and current unfiltered rows, and one candidate per filter type.
+        // Rows: the previous and current unfiltered rows, and the filtered row (type byte first),
+        // made by C (CSilkLinux's silk_png_filter_row) so that debug builds stay quick.
         var previous = [UInt8](repeating: 0, count: rowBytes), current = previous
-        var candidates = [[UInt8]](repeating: [UInt8](repeating: 0, count: rowBytes + 1), count: 4)
+        var filtered = [UInt8](repeating: 0, count: rowBytes + 1)
         var out = [UInt8](repeating: 0, count: 1 << 16)
         var idat = Data()
         for y in 0..<height {
             let row = (source.data + y * source.stride).assumingMemoryBound(to: UInt32.self)
-            current.withUnsafeMutableBufferPointer { Bitmap.straightenRow(row, width: width, opaque: opaque, into: $0) }
-            let best = Bitmap.filterRow(current, previous: previous, bytesPerPixel: channels, into: &candidates)
+            current.withUnsafeMutableBufferPointer { cur in
+                previous.withUnsafeBufferPointer { up in
+                    filtered.withUnsafeMutableBufferPointer { f in
+                        silk_png_filter_row(row, Int32(width), opaque ? 1 : 0, cur.baseAddress, up.baseAddress, f.baseAddress)
+                    }
+                }
+            }
             let flush = y == height - 1 ? Z_FINISH : Z_NO_FLUSH
-            let ok = candidates[best].withUnsafeMutableBufferPointer { input -> Bool in
+            let ok = filtered.withUnsafeMutableBufferPointer { input -> Bool in
                 stream.next_in = input.baseAddress
                 stream.avail_in = uInt(input.count)
                 while true {
@@ -73,86 +80,6 @@ extension Bitmap {
         } while offset < idat.count
         Bitmap.appendChunk("IEND", Data(), to: &png)
         return png
-    }
-
-    /// One row as straight-alpha RGBA, or RGB when `opaque`.
-    static func straightenRow(_ row: UnsafePointer<UInt32>, width: Int, opaque: Bool, into out: UnsafeMutableBufferPointer<UInt8>) {
-        if opaque {
-            var i = 0
-            for x in 0..<width {
-                let p = row[x]
-                out[i] = UInt8(truncatingIfNeeded: p >> 16); out[i + 1] = UInt8(truncatingIfNeeded: p >> 8)
-                out[i + 2] = UInt8(truncatingIfNeeded: p)
-                i += 3
-            }
-            return
-        }
-        var i = 0
-        for x in 0..<width {
-            let p = row[x]
-            let a = p >> 24
-            if a == 255 {
-                out[i] = UInt8(truncatingIfNeeded: p >> 16); out[i + 1] = UInt8(truncatingIfNeeded: p >> 8)
-                out[i + 2] = UInt8(truncatingIfNeeded: p); out[i + 3] = 255
-            } else if a > 0 {
-                func un(_ c: UInt32) -> UInt8 { UInt8(min(255, (c * 255 + a / 2) / a)) }
-                out[i] = un((p >> 16) & 0xff); out[i + 1] = un((p >> 8) & 0xff)
-                out[i + 2] = un(p & 0xff); out[i + 3] = UInt8(a)
-            } else {
-                out[i] = 0; out[i + 1] = 0; out[i + 2] = 0; out[i + 3] = 0
-            }
-            i += 4
-        }
-    }
-
-    /// Fills `candidates` with the row filtered by None, Sub, Up and Paeth (filter-type byte
-    /// first) and returns the index of the one with the smallest sum of |signed bytes|.
-    static func filterRow(_ row: [UInt8], previous: [UInt8], bytesPerPixel bpp: Int, into candidates: inout [[UInt8]]) -> Int {
-        let n = row.count
-        @inline(__always) func cost(_ v: UInt8) -> Int { v < 128 ? Int(v) : 256 - Int(v) }
-        var sums = [0, 0, 0, 0]
-        row.withUnsafeBufferPointer { cur in
-            previous.withUnsafeBufferPointer { up in
-                // One loop per filter, so each is a plain streaming loop.
-                sums[0] = candidates[0].withUnsafeMutableBufferPointer { out -> Int in
-                    out[0] = 0
-                    var sum = 0
-                    for i in 0..<n { out[i + 1] = cur[i]; sum += cost(cur[i]) }
-                    return sum
-                }
-                sums[1] = candidates[1].withUnsafeMutableBufferPointer { out -> Int in
-                    out[0] = 1
-                    var sum = 0
-                    for i in 0..<min(bpp, n) { out[i + 1] = cur[i]; sum += cost(cur[i]) }
-                    if n > bpp { for i in bpp..<n { let v = cur[i] &- cur[i - bpp]; out[i + 1] = v; sum += cost(v) } }
-                    return sum
-                }
-                sums[2] = candidates[2].withUnsafeMutableBufferPointer { out -> Int in
-                    out[0] = 2
-                    var sum = 0
-                    for i in 0..<n { let v = cur[i] &- up[i]; out[i + 1] = v; sum += cost(v) }
-                    return sum
-                }
-                sums[3] = candidates[3].withUnsafeMutableBufferPointer { out -> Int in
-                    out[0] = 4
-                    var sum = 0
-                    for i in 0..<min(bpp, n) { let v = cur[i] &- up[i]; out[i + 1] = v; sum += cost(v) }  // a = c = 0: Paeth picks b
-                    if n > bpp {
-                        for i in bpp..<n {
-                            let a = Int(cur[i - bpp]), b = Int(up[i]), c = Int(up[i - bpp])
-                            let pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c)
-                            let predictor = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-                            let v = cur[i] &- UInt8(truncatingIfNeeded: predictor)
-                            out[i + 1] = v; sum += cost(v)
-                        }
-                    }
-                    return sum
-                }
-            }
-        }
-        var best = 0
-        for f in 1..<4 where sums[f] < sums[best] { best = f }
-        return best
     }
 
     /// Appends a chunk: length, type, data, CRC-32 of type and data.
