@@ -9,7 +9,7 @@ OUT        ?= out
 BENCH_OUT  ?= $(OUT)/bench
 
 # fuzz, test-asan and soak: docs/reliability.md.
-.PHONY: all demo test docs test-tsan test-asan fuzz soak bench bench-smoke build build-debug deps deps-test unit-tests cli-tests examples e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
+.PHONY: all demo test docs test-tsan test-asan fuzz soak bench bench-peers bench-smoke build build-debug deps deps-test unit-tests cli-tests examples e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
 
 all: build
 
@@ -143,6 +143,13 @@ bench: build
 	@mkdir -p $(BENCH_OUT)
 	$(SILK) bench --json $(BENCH_OUT)/bench.json --plot $(BENCH_OUT)/bench.png --markdown $(BENCH_OUT)/bench.md | tee $(BENCH_OUT)/bench.txt
 	@scripts/validate-bench-json.py $(BENCH_OUT)/bench.json
+
+## make bench-peers: Silk against its peers, not in make test (~4 minutes): rainforest-scroll
+## against the Qt Quick software peer in interleaved rounds (ROUNDS=5; the table with a Silk ÷ Qt
+## column) and `silk snapshot card` against a cairo + Pango program (bench/peers/, docs/benchmark.md).
+bench-peers: build
+	@scripts/ensure-packages.sh peers
+	bench/peers/bench-peers.sh $(SILK) $(OUT)/bench-peers
 
 ## CI's benchmark smoke test: `silk bench --quick` (release build, the binary e2e-fbdev builds
 ## too) must finish, write a plot, and produce JSON that validates against

@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "SilkLayout", dependencies: ["SilkSystem", "SilkGeometry"], swiftSettings: strict),
         .target(name: "SilkRaster",
                 dependencies: ["SilkSystem", "SilkGeometry", "CPixman", "CFreeType", "CHarfBuzz", "CFontconfig",
-                               "CFribidi", "CPNG", "CTurboJPEG", "CCairo", "CRsvg"],
+                               "CFribidi", "CPNG", "CTurboJPEG", "CCairo", "CRsvg", "CSilkLinux"],
                 swiftSettings: strict),
         .target(name: "SilkRunLoop", dependencies: ["SilkSystem", "CSilkLinux"], swiftSettings: strict),
         // Input below the presenters (LVGL's indev): event values, the xkbcommon keyboard and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ensure-packages.sh build|test|demo — makes sure the Debian packages Silk needs are installed.
+# ensure-packages.sh build|test|demo|peers — makes sure the Debian packages Silk needs are installed.
 # As root it installs what is missing with apt-get; otherwise it prints the exact apt-get line
 # and exits 1. On a system without dpkg it only warns (install the equivalents yourself).
 set -euo pipefail
@@ -32,13 +32,19 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   # The benchmark smoke test validates `silk bench --json` against docs/benchmark.schema.json.
   python3-jsonschema)
 
+# make bench-peers (not make test): the Qt Quick peer of rainforest-scroll (bench/peers/qtquick-scroll,
+# Qt 6 software scene graph, built with cmake) and the cairo + Pango card (bench/peers/cairo-card).
+peer_pkgs=(qt6-base-dev qt6-declarative-dev qml6-module-qtquick qml6-module-qtquick-window
+  qml6-module-qtqml-workerscript cmake g++ libcairo2-dev libpango1.0-dev)
+
 want=("${build_pkgs[@]}")
 optional=()
 case "${1:-build}" in
   build) ;;
   demo) optional=("${demo_fonts[@]}") ;;
   test) want+=("${test_pkgs[@]}") ;;
-  *) echo "usage: $0 build|test|demo" >&2; exit 2 ;;
+  peers) want+=("${peer_pkgs[@]}") ;;
+  *) echo "usage: $0 build|test|demo|peers" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -21,7 +21,18 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
     private var _cropRect: Rect = ContentMode.defaultCropRect
     private var _forceUpscaling = false
     private var _modification: Modification?
+    private var _modificationIdentifier: String?
     private var _lastError: RasterError?
+
+    /// Decoded images of `imagePath`s by file (and its identity) and decode size, shared by every
+    /// image node: a cell that enters the display range again, or another cell showing the same
+    /// file at the same size, does not decode it again. 24 MiB by default; emptied and suspended
+    /// while a collection is in low-memory mode (`RangeController.isInLowMemoryMode`). Any thread.
+    public static let decodedImageCache = BitmapCache(byteBudget: 24 << 20)
+    /// Modified images (`imageModificationBlock`'s results) by file, node pixel size, content mode,
+    /// crop and `imageModificationIdentifier`; only nodes that name their modification use it.
+    /// 16 MiB by default; low-memory mode as `decodedImageCache`. Any thread.
+    public static let modifiedImageCache = BitmapCache(byteBudget: 16 << 20)
 
     /// Shows a scale label ("2.00x") on every image whose pixels differ from its node's device
     /// pixels (Texture's image-scaling debug overlay). Set before display. Main thread.
@@ -84,6 +95,14 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _modification } }
         set { lock.withLock { _modification = newValue }; setNeedsDisplay() }
     }
+    /// Names what `imageModificationBlock` does (for example `"blur r=30 tint=… sat=1.8"`), so that
+    /// its result for an `imagePath` can be kept in `modifiedImageCache` and reused by any node
+    /// showing the same file at the same pixel size with the same identifier. Nil (default): the
+    /// block runs at every display. Two different blocks must never share an identifier. Any thread.
+    public var imageModificationIdentifier: String? {
+        get { lock.withLock { _modificationIdentifier } }
+        set { lock.withLock { _modificationIdentifier = newValue }; setNeedsDisplay() }
+    }
     /// The last decoding error (a missing or corrupt file shows the placeholder). Any thread.
     public var lastError: RasterError? { lock.withLock { _lastError } }
     func recordError(_ e: RasterError?) { lock.withLock { _lastError = e } }
@@ -101,6 +120,7 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         let cropRect: Rect
         let forceUpscaling: Bool
         let modification: Modification?
+        let modificationIdentifier: String?
         let debugOverlay: Bool
         weak var node: ImageNode?
     }
@@ -111,6 +131,7 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         lock.withLock {
             Parameters(image: _image, path: _imagePath, contentMode: _contentMode, cropRect: _cropRect,
                        forceUpscaling: _forceUpscaling, modification: _modification,
+                       modificationIdentifier: _modificationIdentifier,
                        debugOverlay: ImageNode.showsScalingDebugOverlay, node: self)
         }
     }
@@ -122,6 +143,22 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         guard let p = parameters as? Parameters else { return }
         let devicePixels = (width: Int((context.bounds.width * context.scale).rounded(.up)),
                             height: Int((context.bounds.height * context.scale).rounded(.up)))
+        // A modified image of a file, already made at this size: no decode, no modification.
+        var stamp: BitmapCache.FileStamp?
+        var modifiedKey: BitmapCache.Key?
+        if p.image == nil, let path = p.path {
+            stamp = BitmapCache.FileStamp(path: path)
+            if let identifier = p.modificationIdentifier, p.modification != nil, let stamp {
+                let key = BitmapCache.Key(source: path, stamp: stamp, width: devicePixels.width, height: devicePixels.height,
+                                          variant: "\(p.contentMode) \(p.cropRect) \(p.forceUpscaling) \(context.scale) \(identifier)")
+                if let done = modifiedImageCache.bitmap(for: key) {
+                    p.node?.recordError(nil)
+                    context.canvas.draw(done, in: context.bounds, contentMode: .scaleToFill, filter: .bilinear)
+                    return
+                }
+                modifiedKey = key
+            }
+        }
         let decoded: Result<Bitmap, RasterError>
         if let image = p.image {
             decoded = .success(image)
@@ -133,7 +170,16 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
                     decoded = .success(try SVGRenderCache.render(path: path, width: devicePixels.width, height: devicePixels.height,
                                                                  contentMode: p.contentMode))
                 } else {
-                    decoded = .success(try ImageDecoder.decode(contentsOf: path, targetSize: devicePixels).bitmap)
+                    let key = stamp.map { BitmapCache.Key(source: path, stamp: $0, width: devicePixels.width, height: devicePixels.height) }
+                    if let key, let cached = decodedImageCache.bitmap(for: key) {
+                        decoded = .success(cached)
+                    } else {
+                        let bitmap = try ImageDecoder.decode(contentsOf: path, targetSize: devicePixels).bitmap
+                        if let key { decodedImageCache.insert(bitmap, for: key) }
+                        // Draw through a view: the cached bitmap's own pixman image stays untouched.
+                        decoded = .success((try? Bitmap(wrapping: bitmap.data, width: bitmap.width, height: bitmap.height,
+                                                        stride: bitmap.stride, format: bitmap.format, owner: bitmap)) ?? bitmap)
+                    }
                 }
             } catch {
                 decoded = .failure(error)
@@ -161,6 +207,11 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
             if isCancelled() { throw RasterError.cancelled }
             source = try modify(scaled, isCancelled)
             if isCancelled() { throw RasterError.cancelled }
+            if let modifiedKey {
+                modifiedImageCache.insert(source, for: modifiedKey)
+                source = (try? Bitmap(wrapping: source.data, width: source.width, height: source.height,
+                                      stride: source.stride, format: source.format, owner: source)) ?? source
+            }
             context.canvas.draw(source, in: context.bounds, contentMode: .scaleToFill, filter: .bilinear)
         } else {
             context.canvas.draw(source, in: context.bounds, contentMode: mode, cropRect: p.cropRect,

@@ -36,6 +36,10 @@ public final class CardNode: CellNode, @unchecked Sendable {
         backgroundImageNode.contentMode = .aspectFill
         backgroundImageNode.imageModificationBlock = ImageNode.blurModification(
             radius: CardNode.blurRadius * scale, tintColor: CardNode.blurTint, saturationDeltaFactor: CardNode.blurSaturation)
+        // Names the blur, so every card of the same photo at the same size blurs it once and
+        // shares the result (ImageNode.modifiedImageCache).
+        backgroundImageNode.imageModificationIdentifier =
+            "blur radius=\(CardNode.blurRadius * scale) tint=\(CardNode.blurTint) saturation=\(CardNode.blurSaturation)"
 
         animalImageNode.imagePath = entry.photoPath
         animalImageNode.contentMode = .aspectFill

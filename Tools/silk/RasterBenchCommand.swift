@@ -1,24 +1,28 @@
 import ArgumentParser
 import Foundation
 import SilkGeometry
+import SilkNodes
 import SilkRaster
 import SilkBench
+import SilkScenes
 
 /// `silk raster-bench`: the rasterizer's figures (median of several runs; build with -c release):
 /// JPEG decode of a 4000×3000 photo in full and with scaled decode to 500 px wide, the card blur
 /// (512×512, radius 30, tint and saturation), and a 300-character paragraph laid out and drawn
-/// with a cold and a warm glyph cache, and vector paths and an SVG icon (`--only paths`).
+/// with a cold and a warm glyph cache, vector paths and an SVG icon (`--only paths`);
+/// `--only card`: the rainforest card (`silk snapshot card`)
+/// as a whole, cold and warm, and its pieces, in process CPU time.
 struct RasterBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "raster-bench", abstract: "Measure image decoding, blur, text and path rasterization.")
 
     @Option(help: "Runs per figure (the median is reported).") var runs: Int = 9
-    @Option(help: "Only one figure: jpeg, blur, text or paths (for instruction counts under callgrind).") var only: String?
+    @Option(help: "Only one figure: jpeg, blur, text, paths or card (for instruction counts under callgrind).") var only: String?
 
     func validate() throws {
         guard (1...1000).contains(runs) else { throw ValidationError("--runs \(runs): must be between 1 and 1000") }
-        if let only, !["jpeg", "blur", "text", "paths"].contains(only) {
-            throw ValidationError("--only \(CLIArguments.excerpt(only)): expected jpeg, blur, text or paths")
+        if let only, !["jpeg", "blur", "text", "paths", "card"].contains(only) {
+            throw ValidationError("--only \(CLIArguments.excerpt(only)): expected jpeg, blur, text, paths or card")
         }
     }
 
@@ -42,6 +46,67 @@ struct RasterBenchCommand: ParsableCommand {
             // Vector paths (cairo) and one SVG icon (librsvg); see RasterBenchmarks.pathBenchmarks.
             for m in try RasterBenchmarks.pathBenchmarks(runs: runs) { print(m) }
         }
+        if only == nil || only == "card" { try cardFigures(photoPath: photoPath) }
+    }
+
+    /// The rainforest card of `silk snapshot card` (360×420), timed in this process: CPU of the
+    /// whole process (the card is built on a background queue; display is synchronous), median
+    /// of `runs`. Cold: glyph cache and image caches emptied and a new card (its text shaped
+    /// again); warm: the caches kept, a new card. Then the pieces, each cold and warm.
+    func cardFigures(photoPath: String) throws {
+        func processCPU() -> Double {
+            var t = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+            return Double(t.tv_sec) * 1e3 + Double(t.tv_nsec) / 1e6
+        }
+        func median(_ body: () throws -> Void) rethrows -> Double {
+            var t: [Double] = []
+            for _ in 0..<runs {
+                let t0 = processCPU()
+                try body()
+                t.append(processCPU() - t0)
+            }
+            return t.sorted()[t.count / 2]
+        }
+        func emptyCaches() {
+            GlyphCache.shared.removeAll()
+            ImageNode.decodedImageCache.removeAll()
+            ImageNode.modifiedImageCache.removeAll()
+        }
+        let entry = RainforestCatalog.entries[0]
+        var png = Data()
+        _ = try CardScene.render()  // fonts, fontconfig and code paths loaded once
+        let cold = try median { emptyCaches(); _ = try CardScene.render() }
+        let warm = try median { _ = try CardScene.render() }
+        let card = try CardScene.render()
+        let encode = try median { png = try card.pngData() }
+        let size = CardScene.defaultSize
+        let decode = try median { _ = try ImageDecoder.decode(contentsOf: photoPath, targetSize: (Int(size.width), Int(size.height))) }
+        let backdrop = try Bitmap(size: size)
+        Canvas(bitmap: backdrop).draw(try ImageDecoder.decode(contentsOf: photoPath, targetSize: (Int(size.width), Int(size.height))).bitmap,
+                                      in: backdrop.bounds, contentMode: .aspectFill, filter: .highQuality)
+        let blur = try median {
+            _ = try backdrop.blurred(radius: CardNode.blurRadius, tintColor: CardNode.blurTint, saturationDeltaFactor: CardNode.blurSaturation)
+        }
+        let title = AttributedText(entry.title, attributes: TextAttributes(fontSize: 26, fontWeight: .bold, color: .white))
+        let description = AttributedText(entry.description, attributes: TextAttributes(fontSize: 14, color: .white, lineHeightMultiple: 1.15))
+        let target = try Bitmap(size: size)
+        func text(_ t: AttributedText, lines: Int, cold: Bool) -> Double {
+            median {
+                if cold { GlyphCache.shared.removeAll() }
+                TextLayout(text: t, constrainedTo: Size(width: size.width - 32, height: .infinity), maximumLines: lines)
+                    .draw(into: target)
+            }
+        }
+        let titleCold = text(title, lines: 2, cold: true), titleWarm = text(title, lines: 2, cold: false)
+        let descriptionCold = text(description, lines: 0, cold: true), descriptionWarm = text(description, lines: 0, cold: false)
+        print(String(format: "card 360x420 whole (layout, display, composite), cold:  %8.2f ms CPU", cold))
+        print(String(format: "card 360x420 whole, warm (glyph and image caches kept): %8.2f ms CPU", warm))
+        print(String(format: "  piece: JPEG decode of the photo at 360x420:          %8.2f ms", decode))
+        print(String(format: "  piece: blur 360x420 radius 30 + tint + saturation:    %8.2f ms", blur))
+        print(String(format: "  piece: title shape + draw, cold / warm glyphs:        %8.3f / %.3f ms", titleCold, titleWarm))
+        print(String(format: "  piece: description shape + draw, cold / warm glyphs:  %8.3f / %.3f ms", descriptionCold, descriptionWarm))
+        print(String(format: "  piece: PNG encode (%d KB):                            %8.2f ms", png.count / 1024, encode))
     }
 
     func jpegFigures(_ photo: Bitmap, median: (() throws -> Void) throws -> Double) throws {

@@ -92,7 +92,20 @@ public final class RangeController {
     /// is not visible, full afterwards), or `lowMemory` while `isInLowMemoryMode`.
     public var forcedMode: RangeMode?
     /// Releases display contents outside the visible range (and everything when not visible).
-    public var isInLowMemoryMode = false
+    /// While any controller is in low-memory mode the image nodes' shared caches
+    /// (`ImageNode.decodedImageCache`, `ImageNode.modifiedImageCache`) are emptied and keep nothing.
+    public var isInLowMemoryMode = false {
+        didSet { if isInLowMemoryMode != oldValue { RangeController.noteLowMemory(isInLowMemoryMode ? 1 : -1) } }
+    }
+    deinit { if isInLowMemoryMode { RangeController.noteLowMemory(-1) } }
+
+    /// Controllers in low-memory mode now; the node image caches are suspended while any is.
+    private static let lowMemoryControllers = Locked(0)
+    private static func noteLowMemory(_ delta: Int) {
+        let suspended = lowMemoryControllers.withLock { count -> Bool in count += delta; return count > 0 }
+        ImageNode.decodedImageCache.isSuspended = suspended
+        ImageNode.modifiedImageCache.isSuspended = suspended
+    }
     /// The direction of the last scroll along each axis: +1 towards the end (down/right), −1
     /// towards the start. Leading buffers extend that way. Before any scroll: towards the end.
     public private(set) var leadingDirection = (x: 1.0, y: 1.0)

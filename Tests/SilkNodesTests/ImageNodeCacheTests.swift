@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import SilkGeometry
+import SilkRaster
+@testable import SilkNodes
+
+/// ImageNode's decoded and modified image caches give the same pixels as decoding and modifying
+/// afresh, notice a changed file, and follow the low-memory mode.
+@Suite(.serialized) struct ImageNodeCacheTests {
+    static let photo = Assets.photo("ladybird.jpg")!.path
+
+    /// One display of `node` at `size` (the class draw a display job runs), as ARGB32 bytes.
+    func draw(_ node: ImageNode, size: Size = Size(width: 150, height: 175), scale: Double = 1) throws -> [UInt8] {
+        let bitmap = try Bitmap(size: size, scale: scale)
+        let canvas = Canvas(bitmap: bitmap, scale: scale)
+        try ImageNode.draw(parameters: node.drawParameters(), in: DrawContext(canvas: canvas, bounds: Rect(size: size), scale: scale),
+                           isCancelled: { false })
+        return (0..<bitmap.height).flatMap { y in Array(UnsafeRawBufferPointer(start: bitmap.data + y * bitmap.stride, count: bitmap.width * 4)) }
+    }
+
+    func blurNode(identifier: String?) -> ImageNode {
+        let n = ImageNode()
+        n.imagePath = Self.photo
+        n.imageModificationBlock = ImageNode.blurModification(radius: 12, tintColor: Color(white: 0.5, alpha: 0.3), saturationDeltaFactor: 1.8)
+        n.imageModificationIdentifier = identifier
+        return n
+    }
+
+    @Test func cachedDrawsAreTheSamePixelsAsFreshOnes() throws {
+        ImageNode.decodedImageCache.removeAll(); ImageNode.modifiedImageCache.removeAll()
+        let fresh = try draw(blurNode(identifier: nil))          // decodes (and keeps the decode), blurs
+        ImageNode.decodedImageCache.removeAll()
+        let plainFresh = try draw({ let n = ImageNode(); n.imagePath = Self.photo; return n }())
+        let plainCached = try draw({ let n = ImageNode(); n.imagePath = Self.photo; return n }())
+        #expect(plainFresh == plainCached)
+        #expect(ImageNode.decodedImageCache.statistics.hits >= 1)
+        #expect(ImageNode.modifiedImageCache.statistics.entries == 0)  // no identifier: nothing kept
+        let cold = try draw(blurNode(identifier: "test blur 12"))   // blurs, keeps the result
+        let warm = try draw(blurNode(identifier: "test blur 12"))   // from the cache
+        #expect(ImageNode.modifiedImageCache.statistics.hits == 1)
+        #expect(cold == fresh)
+        #expect(warm == fresh)
+        // Another size or scale is another entry, drawn afresh.
+        let scaled = try draw(blurNode(identifier: "test blur 12"), scale: 2)
+        ImageNode.modifiedImageCache.removeAll(); ImageNode.decodedImageCache.removeAll()
+        #expect(scaled == (try draw(blurNode(identifier: nil), scale: 2)))
+    }
+
+    @Test func aChangedFileIsDecodedAgain() throws {
+        let path = NSTemporaryDirectory() + "image-node-cache-\(getpid()).png"
+        defer { unlink(path) }
+        let red = try Bitmap(width: 40, height: 40); red.fill(Color(red: 1, green: 0, blue: 0))
+        try red.writePNG(to: path)
+        let n = ImageNode(); n.imagePath = path; n.contentMode = .scaleToFill
+        let first = try draw(n, size: Size(width: 40, height: 40))
+        let blue = try Bitmap(width: 40, height: 40); blue.fill(Color(red: 0, green: 0, blue: 1))
+        usleep(20_000)  // a later modification time even on coarse clocks
+        try blue.writePNG(to: path)
+        let second = try draw(n, size: Size(width: 40, height: 40))
+        #expect(first != second)
+        #expect(Array(second[0..<4]) == [255, 0, 0, 255])  // BGRA in memory: blue
+    }
+
+    @Test func lowMemoryModeEmptiesAndSuspendsTheCaches() throws {
+        _ = try draw(blurNode(identifier: "test blur 12"))
+        let controller = RangeController()
+        controller.isInLowMemoryMode = true
+        #expect(ImageNode.decodedImageCache.isSuspended && ImageNode.modifiedImageCache.isSuspended)
+        #expect(ImageNode.decodedImageCache.statistics.entries == 0 && ImageNode.modifiedImageCache.statistics.entries == 0)
+        _ = try draw(blurNode(identifier: "test blur 12"))
+        #expect(ImageNode.modifiedImageCache.statistics.entries == 0)
+        controller.isInLowMemoryMode = false  // (other suites' controllers may still hold it suspended)
+    }
+}
