@@ -157,6 +157,14 @@ printf 'type hi\nkey backspace\ntap 180 76   # the button\ndrag 600 500 500 400 
 if timeout 60 env -u WAYLAND_DISPLAY "$silk" demo input --backend headless --seconds 2 --script "$tmp/good.script" --out "$tmp/script.png" >"$tmp/log" 2>&1 \
    && grep -q "button clicked (1)" "$tmp/log" && grep -q 'typed "hi"' "$tmp/log" && grep -q 'typed "h"$' "$tmp/log"; then ok
 else bad "demo --script (good script): $(tail -3 "$tmp/log")"; fi
+# The kiosk app, scripted: Details pushes the exhibit screen, a tab, About, a tap outside the
+# dialog, then an edge swipe back: the last frame is the home screen, identical to the snapshot.
+printf 'tap 433 684\nwait 700\ntap 640 692\nwait 300\ntap 1199 36\nwait 600\ntap 50 300\nwait 600\ndrag 3 300 900 300 300\nwait 800\n' >"$tmp/tour.script"
+SILK_KIOSK_CLOCK=09:41:00 timeout 60 "$silk" snapshot kiosk --out "$tmp/kiosk-home.png" >/dev/null 2>&1
+if timeout 60 env -u WAYLAND_DISPLAY "$silk" demo kiosk --backend headless --clock 09:41:00 --seconds 6 --script "$tmp/tour.script" --out "$tmp/tour.png" >"$tmp/log" 2>&1 \
+   && grep -q "kiosk: screen detail: Seven-spot ladybird" "$tmp/log" && grep -q "kiosk: screen about" "$tmp/log" \
+   && grep -q "kiosk: screen home" "$tmp/log" && cmp -s "$tmp/tour.png" "$tmp/kiosk-home.png"; then ok
+else bad "demo kiosk --script (tour): $(grep kiosk: "$tmp/log" | tail -4)"; fi
 # silk layout: a million children are refused before the memory is spent; a 2 MB bad value is
 # quoted as an excerpt.
 python3 - "$tmp" <<'PY'

@@ -89,6 +89,7 @@ struct DemoCommand: ParsableCommand {
         }
         let update: (Double) -> Void
         var noScrollUpdate = noScroll
+        var appKeptAlive: AnyObject?   // an app object the window's nodes only reference weakly
         switch name {
         case .layers:
             let scene: LayersScrollScene
@@ -119,7 +120,12 @@ struct DemoCommand: ParsableCommand {
             let viewport = window.size
             let kiosk = NodeSnapshot.buildInBackground { KioskNode(viewport: viewport) }
             kiosk.onChange = { print("kiosk: \($0)"); fflush(nil) }
-            window.setRootNode(kiosk)
+            // The dashboard is the home of a multi-screen app: Details pushes an exhibit's screen
+            // (tabs, an About dialog); Escape, ◀ Back or an edge swipe return.
+            let kioskApp = KioskApp(kiosk: kiosk)
+            kioskApp.onScreenChange = { print("kiosk: screen \($0)"); fflush(nil) }
+            window.setRootController(kioskApp.root)
+            appKeptAlive = kioskApp
             let fixedClock = clock
             kiosk.setClock(fixedClock ?? KioskNode.clockText())
             if fixedClock == nil {
@@ -171,6 +177,7 @@ struct DemoCommand: ParsableCommand {
             if let frames, window.presentedFrames >= frames { app.quit() }
         }
         let reason = app.run()
+        withExtendedLifetime(appKeptAlive) {}
         if ProcessInfo.processInfo.environment["SILK_DEBUG_NODES"] != nil {
             func dump(_ l: Layer, _ d: Int) {
                 guard d < 3 else { return }

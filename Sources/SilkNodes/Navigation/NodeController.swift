@@ -165,6 +165,14 @@ open class NodeController: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: Containment (containers)
 
+    /// Makes `child` a child of this controller, for a container of your own that shows the
+    /// child's node inside its own (UIKit's `addChild`): list it in `visibleChildren` while it is
+    /// shown, and it gets this controller's appearance calls. Main thread.
+    public func addChild(_ child: NodeController) { adopt(child) }
+
+    /// Forgets `child` (UIKit's `removeFromParent`). Main thread.
+    public func removeChild(_ child: NodeController) { release(child) }
+
     /// Makes `child` a child of this controller (removing it from a previous parent's list).
     func adopt(_ child: NodeController) {
         if let old = child.parent, old !== self { old.children.removeAll { $0 === child } }
