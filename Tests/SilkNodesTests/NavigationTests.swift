@@ -158,6 +158,27 @@ struct NavigationHarness {
         h.expectAtRest()
     }
 
+    /// With nothing focused, keys start at the window's root (the container): the shown screen
+    /// still gets them, and the hidden one does not.
+    @Test func keysReachTheShownScreenWithoutFocus() {
+        final class KeyScreen: DisplayNode, @unchecked Sendable {
+            let keys = Locked<[String]>([])
+            override func keyDown(_ key: KeyInput) -> Bool { keys.withLock { $0.append("\(key.key)") }; return key.key == .right }
+        }
+        let homeNode = KeyScreen(), detailNode = KeyScreen()
+        let log = Locked<[String]>([])
+        let h = NavigationHarness(root: LoggedScreen("home", log: log, node: homeNode))
+        let root = RootController(content: h.nav)
+        let d = InputDispatcher(rootNode: root.node)
+        d.key(.right, at: 1)
+        #expect(homeNode.keys.withLock { $0 } == ["right"])
+        h.nav.push(LoggedScreen("detail", log: log, node: detailNode), transition: .instant)
+        d.key(.right, at: 2)
+        #expect(detailNode.keys.withLock { $0 } == ["right"] && homeNode.keys.withLock { $0 }.count == 1)
+        d.key(.escape, at: 3)
+        #expect(h.nav.controllers.count == 1)
+    }
+
     @Test func backSwipeReleasedBeforeHalfwaySlidesBackAndChangesNothing() {
         let h = NavigationHarness()
         let b = h.screen("B")

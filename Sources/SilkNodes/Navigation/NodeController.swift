@@ -330,9 +330,19 @@ public final class ScreenContainerNode: DisplayNode, @unchecked Sendable {
         super.layoutDidApply(layout)
     }
 
-    /// Escape and the Back key (XF86Back) go to the controller's `handleBack()`.
+    /// Escape and the Back key (XF86Back) go to the controller's `handleBack()`. Other keys are
+    /// offered to the topmost shown screen: with no focused node, keys start at the window's root
+    /// (this container) and go up, so without this a screen that handles keys itself (arrows on
+    /// a dashboard) would never see them inside a container.
     public override func keyDown(_ key: KeyInput) -> Bool {
-        guard !key.isRepeat, key.key == .escape || key.key == .keysym(0x1008_FF26) else { return false }
-        return owner?.handleBack() ?? false
+        if !key.isRepeat, key.key == .escape || key.key == .keysym(0x1008_FF26), owner?.handleBack() == true { return true }
+        guard let top = subnodes.last(where: { isShown($0) }) else { return false }
+        return top.keyDown(key)
+    }
+
+    /// Key releases follow the same path as `keyDown(_:)`.
+    public override func keyUp(_ key: KeyInput) -> Bool {
+        guard let top = subnodes.last(where: { isShown($0) }) else { return false }
+        return top.keyUp(key)
     }
 }
