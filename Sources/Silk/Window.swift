@@ -50,6 +50,8 @@ public final class Window: PresenterEventHandler {
     private var commitObserver: ObserverToken?
     /// The observers the current root node installed (its pass and committer).
     private var rootNodeObservers: [ObserverToken] = []
+    /// The controller `setRootController` showed (Window+Controllers.swift); main thread.
+    var shownRootController: NodeController?
     private var displayedObserver: ObserverToken?
     private var displayedCallbacks: [@MainActor () -> Void] = []
     private let loop: EventLoop
@@ -94,6 +96,11 @@ public final class Window: PresenterEventHandler {
 
     /// Detaches the root node, if any (see `setRootNode`).
     public func removeRootNode() {
+        if let old = shownRootController {
+            shownRootController = nil
+            old.beginAppearanceTransition(false, animated: false)
+            old.endAppearanceTransition(animated: false)
+        }
         for token in rootNodeObservers { loop.removeObserver(token) }
         rootNodeObservers = []
         if let timer = inputDeadlineTimer { loop.cancelTimer(timer) }

@@ -44,7 +44,12 @@ final class AsyncTransaction: @unchecked Sendable {
     /// transaction that finishes after its window is gone has nowhere to go, which is right.
     private weak var committer: TransactionCommitter?
 
-    init(committer: TransactionCommitter) {
+    /// The transaction container whose subtree this transaction gathers (nil: one node's job);
+    /// the committer calls its `hierarchyDisplayDidFinish()` after publishing.
+    let container: DisplayNode?
+
+    init(committer: TransactionCommitter, container: DisplayNode? = nil) {
+        self.container = container
         id = AsyncTransaction.idLock.withLock { AsyncTransaction.ids += 1; return AsyncTransaction.ids }
         self.committer = committer
         completion.enter()

@@ -105,6 +105,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private var _needsDisplay = true
     private var _interfaceState: InterfaceState = []
     private var _contentsScale: Double = 1
+    private var _drawingPriority = 0
+    private var _displayCompletions: [(after: UInt64, body: @Sendable () -> Void)] = []
 
     // MARK: Main-thread state (the pass)
     /// The backing layer; created by the pass when the node is in a window. Main thread only.
@@ -112,6 +114,14 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     var hasContents = false
     /// The pass that loaded `layer` (main thread).
     weak var loadedBy: NodePass?
+    /// `didLoad()` ran (main thread): it runs once in the node's life.
+    var didLoadRan = false
+    /// Main thread: whether the node is in a window's tree, between `didEnterHierarchy()` and
+    /// `didExitHierarchy()` (Texture's `isInHierarchy`).
+    public internal(set) var isInHierarchy = false
+    /// The sentinel value of the display job running on a display queue, until its result is
+    /// applied (main thread; `recursivelyEnsureDisplaySynchronously` redraws such nodes).
+    var displayJobInFlight: UInt64?
 
     /// Creates an empty node with no layer: the layer is created by the node pass of the window the
     /// node's tree is shown in. Any thread.
@@ -462,6 +472,44 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         if let container = rasterizingAncestor() { container.setNeedsDisplay() }
         markDirty()
     }
+    /// `setNeedsDisplay()`, then `completion` on the main (pass) thread once contents drawn after
+    /// this call are on the node's layer — right after `displayDidFinish()`. A node that draws
+    /// nothing itself (no `drawsContent`, not rasterizing) calls it at the next pass. A node
+    /// outside the display range keeps the completion until it displays again; a display that
+    /// fails still completes (see `lastDisplayError`). Any thread.
+    public func setNeedsDisplay(completion: @escaping @Sendable () -> Void) {
+        // Inside a rasterized subtree the rasterizing ancestor's job draws this node.
+        let drawer = rasterizingAncestor() ?? self
+        guard type(of: drawer).drawsContent || drawer.rasterizesSubtree else {
+            setNeedsDisplay()
+            NodeScheduler.shared.enqueueForNextPass(completion)
+            return
+        }
+        setNeedsDisplay()
+        let generation = drawer.displaySentinel.increment()
+        drawer.lock.withLock { drawer._displayCompletions.append((generation, completion)) }
+    }
+
+    /// Removes and returns the completions a result of the job started at `sentinelValue`
+    /// satisfies (those registered before the job started). Main thread, the committer.
+    func _takeDisplayCompletions(satisfiedBy sentinelValue: UInt64) -> [@Sendable () -> Void] {
+        lock.withLock {
+            guard !_displayCompletions.isEmpty else { return [] }
+            let done = _displayCompletions.filter { $0.after < sentinelValue }.map(\.body)
+            _displayCompletions.removeAll { $0.after < sentinelValue }
+            return done
+        }
+    }
+
+    /// The order display jobs start in when the display queues are busy: higher first; equal
+    /// priorities keep the order the node pass started them in (tree order). Default 0;
+    /// Texture's `drawingPriority` (text above images there: give a headline a higher number
+    /// than its photo to see words first). Read by the node pass when it starts a job. Any thread.
+    public var drawingPriority: Int {
+        get { lock.withLock { _drawingPriority } }
+        set { lock.withLock { _drawingPriority = newValue } }
+    }
+
     var needsDisplay: Bool { lock.withLock { _needsDisplay } }
     func clearNeedsDisplay() { lock.withLock { _needsDisplay = false } }
 
@@ -731,6 +779,10 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         let l = Layer()
         l.name = debugName
         layer = l
+        if !didLoadRan {
+            didLoadRan = true
+            didLoad()
+        }
         return l
     }
 
@@ -740,6 +792,53 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         layer = nil
         loadedBy = nil
         hasContents = false
+        displayJobInFlight = nil
+    }
+
+    /// Main thread, from the node pass: the node joined (`entering`) or left a window's tree.
+    func setInHierarchy(_ entering: Bool) {
+        guard isInHierarchy != entering else { return }
+        isInHierarchy = entering
+        if entering { didEnterHierarchy() } else { didExitHierarchy() }
+    }
+
+    // MARK: Lifecycle hooks (Texture's ASDisplayNode+Subclasses)
+
+    /// Main thread, once in the node's life: its layer was just created (Texture's `-didLoad`),
+    /// by the node pass of the window its tree is shown in, before `didEnterHierarchy()`.
+    /// Set up what needs the layer here (`layer` is non-nil). Default: nothing.
+    open func didLoad() {}
+    /// Main thread: the node joined a window's tree — the node pass reached it for the first time
+    /// since it was added (Texture's `-didEnterHierarchy`). Default: nothing.
+    open func didEnterHierarchy() {}
+    /// Main thread: the node left its window's tree — removed from its supernode, or its window's
+    /// root was replaced — at the pass after the removal (Texture's `-didExitHierarchy`).
+    /// Default: nothing.
+    open func didExitHierarchy() {}
+    /// Main thread: a display job for this node is about to start (on a display queue, or right
+    /// here when drawing synchronously); `drawParameters()` is read right after (Texture's
+    /// `-displayWillStartAsynchronously:`). Default: nothing.
+    open func displayWillStart() {}
+    /// Main thread: the committer put a display job's contents on this node's layer (or
+    /// recorded its failure) (Texture's `-displayDidFinish`). Completions passed to
+    /// `setNeedsDisplay(completion:)` run right after. Default: nothing.
+    open func displayDidFinish() {}
+    /// Main thread: every display job of this transaction container's subtree started in one pass
+    /// finished, and their contents appeared together (Texture's `-hierarchyDisplayDidFinish`).
+    /// Called on nodes with `isTransactionContainer` or `neverShowPlaceholders` only. Default:
+    /// nothing.
+    open func hierarchyDisplayDidFinish() {}
+
+    /// Draws this node's subtree now, on the calling (main) thread, and puts the contents on the
+    /// layers before returning (Texture's `-recursivelyEnsureDisplaySynchronously:`): for a
+    /// screenshot, or before a transition shows a screen that must not flash placeholders. Lays
+    /// the tree out first if that is pending. Nodes whose job is running on a display queue are
+    /// drawn again here (the queue's result is then dropped as stale); nodes outside the display
+    /// range are left alone. Does nothing for a node in no window's tree. Costs the whole
+    /// subtree's drawing time on the main thread: use it sparingly. Main thread.
+    public func recursivelyEnsureDisplaySynchronously() {
+        guard let pass = rootNode.loadedBy else { return }
+        pass.displaySynchronously(self)
     }
 
     /// Copies node state to the layer (main thread).
@@ -809,6 +908,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     /// Publishes a display result (main thread, from the committer).
     func _applyDisplayResult(_ contents: Bitmap?, scale: Double) {
+        displayJobInFlight = nil
         guard let layer else { return }
         let fade = placeholderEnabled ? placeholderFadeDuration : 0
         layer.contentsFadeInDuration = hasContents ? 0 : fade

@@ -30,4 +30,58 @@ public final class DisplayQueuePool: @unchecked Sendable {
     public func async(_ work: @escaping @Sendable () -> Void) {
         next().async(execute: work)
     }
+
+    private let prioritized = Locked(PriorityJobs())
+
+    /// Runs `work` on a display queue, before every waiting job of lower `priority` (equal
+    /// priorities run in submission order): each submission queues one "run the most urgent
+    /// waiting job" block, so the queues' count still bounds concurrency while the order follows
+    /// the priorities (`DisplayNode.drawingPriority`). Any thread.
+    public func async(priority: Int, _ work: @escaping @Sendable () -> Void) {
+        prioritized.withLock { $0.push(priority: priority, work) }
+        next().async { [prioritized] in
+            prioritized.withLock { $0.pop() }?()
+        }
+    }
+}
+
+/// Waiting prioritized jobs: a binary max-heap on (priority, then earlier submission).
+struct PriorityJobs {
+    private var heap: [(priority: Int, sequence: UInt64, work: @Sendable () -> Void)] = []
+    private var sequence: UInt64 = 0
+
+    var count: Int { heap.count }
+
+    private func before(_ a: Int, _ b: Int) -> Bool {
+        heap[a].priority != heap[b].priority ? heap[a].priority > heap[b].priority : heap[a].sequence < heap[b].sequence
+    }
+
+    mutating func push(priority: Int, _ work: @escaping @Sendable () -> Void) {
+        sequence &+= 1
+        heap.append((priority, sequence, work))
+        var i = heap.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard before(i, parent) else { break }
+            heap.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    mutating func pop() -> (@Sendable () -> Void)? {
+        guard !heap.isEmpty else { return nil }
+        heap.swapAt(0, heap.count - 1)
+        let top = heap.removeLast()
+        var i = 0
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var best = i
+            if l < heap.count && before(l, best) { best = l }
+            if r < heap.count && before(r, best) { best = r }
+            if best == i { break }
+            heap.swapAt(i, best)
+            i = best
+        }
+        return top.work
+    }
 }

@@ -198,11 +198,13 @@ public final class NodePass {
         if insideRasterized {
             // The rasterizing ancestor draws this node; it has no layer of its own.
             if node.layer != nil { node.unloadLayer() }
+            node.setInHierarchy(true)
             for child in node.subnodes { walk(child, transaction: nil, insideRasterized: true) }
             return
         }
         let layer = node.loadLayer()
         node.loadedBy = self
+        node.setInHierarchy(true)
         node.applyStateToLayer()
         node.applyPendingAnimations()
         let rasterizes = node.rasterizesSubtree
@@ -216,7 +218,7 @@ public final class NodePass {
         var own: AsyncTransaction? = nil
         var current = transaction
         if current == nil && (node.isTransactionContainer || node.neverShowPlaceholders) {
-            own = AsyncTransaction(committer: committer)
+            own = AsyncTransaction(committer: committer, container: node)
             current = own
         }
         if (type(of: node).drawsContent || rasterizes) && node.needsDisplay && node.interfaceState.contains(.display) {
@@ -232,6 +234,7 @@ public final class NodePass {
     private func startDisplay(_ node: DisplayNode, transaction: AsyncTransaction?, rasterized: Bool) {
         let size = node.bounds.size
         guard size.width > 0, size.height > 0, size.isValidExtent else { return }
+        node.displayWillStart()
         node.clearNeedsDisplay()
         let sentinelValue = node.displaySentinel.increment()
         let sentinel = node.displaySentinel
@@ -241,12 +244,14 @@ public final class NodePass {
         let t = transaction ?? AsyncTransaction(committer: committer)
         statistics.jobsStarted += 1
         t.addOperation()
-        if !node.displaysAsynchronously || synchronousDisplay {
+        if !node.displaysAsynchronously || synchronousDisplay || isInSynchronousSubtree(node) {
+            node.displayJobInFlight = nil
             statistics.synchronousDraws += 1
             let (bitmap, error) = work.render(size: size, scale: scale, isCancelled: isCancelled)
             t.complete(.init(node: node, sentinelValue: sentinelValue, contents: bitmap, scale: scale, error: error))
         } else {
-            DisplayQueuePool.shared.async {
+            node.displayJobInFlight = sentinelValue
+            DisplayQueuePool.shared.async(priority: node.drawingPriority) {
                 let (bitmap, error) = isCancelled() ? (nil, nil) : work.render(size: size, scale: scale, isCancelled: isCancelled)
                 t.complete(.init(node: node, sentinelValue: sentinelValue, contents: bitmap, scale: scale, error: error))
             }
@@ -256,7 +261,41 @@ public final class NodePass {
 
     private func unloadRecursively(_ node: DisplayNode) {
         node.unloadLayer()
+        node.setInHierarchy(false)
         for c in node.subnodes { unloadRecursively(c) }
+    }
+
+    // MARK: Synchronous display of a subtree
+
+    /// The subtree `displaySynchronously(_:)` is drawing; its jobs run on the pass thread.
+    private var synchronousSubtree: DisplayNode?
+
+    private func isInSynchronousSubtree(_ node: DisplayNode) -> Bool {
+        guard let root = synchronousSubtree else { return false }
+        return node === root || node.isDescendant(of: root)
+    }
+
+    /// `DisplayNode.recursivelyEnsureDisplaySynchronously()`: runs the pass (layout, layers, the
+    /// jobs it starts in `subtree` drawn here), redraws here what is still on a display queue or
+    /// without contents in `subtree`, and commits. Pass thread.
+    func displaySynchronously(_ subtree: DisplayNode) {
+        synchronousSubtree = subtree
+        defer { synchronousSubtree = nil }
+        run()
+        let transaction = AsyncTransaction(committer: committer)
+        func visit(_ node: DisplayNode) {
+            let rasterizes = node.rasterizesSubtree
+            if (type(of: node).drawsContent || rasterizes) && node.interfaceState.contains(.display) && node.layer != nil {
+                let inFlight = node.displayJobInFlight.map { node.displaySentinel.isCurrent($0) } ?? false
+                if node.needsDisplay || !node.hasContents || inFlight {
+                    startDisplay(node, transaction: transaction, rasterized: rasterizes)
+                }
+            }
+            if !rasterizes { for child in node.subnodes { visit(child) } }
+        }
+        if subtree.rasterizingAncestor() == nil { visit(subtree) }
+        transaction.seal()
+        committer.commit()
     }
 }
 

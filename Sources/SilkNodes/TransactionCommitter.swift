@@ -73,17 +73,30 @@ public final class TransactionCommitter: @unchecked Sendable {
     public func commit() -> Int {
         let ready = lock.withLock { () -> [AsyncTransaction] in let r = completed; completed = []; return r }
         var applied = 0, cancelled = 0, stale = 0, failed = 0
+        var finished: [(DisplayNode, [@Sendable () -> Void])] = []
         for t in ready {
+            var appliedHere = 0
             for r in t.takeResults() {
                 if r.node.displaySentinel.isCurrent(r.sentinelValue) {
                     if r.node._recordDisplayError(r.error) { failed += 1 }
                     r.node._applyDisplayResult(r.contents, scale: r.scale)
                     applied += 1
+                    appliedHere += 1
                     if !r.node.displaySentinel.isCurrent(r.sentinelValue) { stale += 1 }
+                    finished.append((r.node, r.node._takeDisplayCompletions(satisfiedBy: r.sentinelValue)))
                 } else {
                     cancelled += 1
                 }
             }
+            // Hooks run after the whole transaction is on its layers, so a hook that reads a
+            // sibling's layer sees it too; a container whose results were all stale has not
+            // finished (its subtree draws again).
+            for (node, completions) in finished {
+                node.displayDidFinish()
+                for c in completions { c() }
+            }
+            finished.removeAll()
+            if appliedHere > 0, let container = t.container { container.hierarchyDisplayDidFinish() }
         }
         lock.withLock {
             stats.committedResults += applied

@@ -156,6 +156,30 @@ expect_refusal soak-csv-unwritable "--csv" -- soak --seconds 1 --csv "$tmp/empty
 t0=$(date +%s%N)
 expect_refusal demo-out-unwritable "--out $tmp/empty-corpus.json/x.png" -- demo layers --backend headless --seconds 30 --out "$tmp/empty-corpus.json/x.png"
 [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 10000 ] && ok || bad "demo --out: the bad path was reported only after the run"
+# demo --script: a bad line is refused before the demo starts, naming the line; a good one plays.
+printf 'wait 10\n# a comment\n\ntap 10 10\nfling 1 2\n' >"$tmp/bad-verb.script"
+expect_refusal script-bad-verb "--script $tmp/bad-verb.script: line 5: unknown command 'fling'" -- demo layers --backend headless --script "$tmp/bad-verb.script"
+printf 'tap 10\n' >"$tmp/bad-args.script"
+expect_refusal script-bad-args "line 1: tap takes X Y" -- demo layers --backend headless --script "$tmp/bad-args.script"
+printf 'wait 5\nwait -3\n' >"$tmp/bad-wait.script"
+expect_refusal script-negative-wait "line 2: wait: -3.0 ms is outside" -- demo layers --backend headless --script "$tmp/bad-wait.script"
+printf 'drag 0 0 nan 4 100\n' >"$tmp/bad-nan.script"
+expect_refusal script-nan "line 1: drag: 'nan' is not a finite number" -- demo layers --backend headless --script "$tmp/bad-nan.script"
+printf 'key hyper\n' >"$tmp/bad-key.script"
+expect_refusal script-bad-key "line 1: key: unknown key name 'hyper'" -- demo layers --backend headless --script "$tmp/bad-key.script"
+expect_refusal script-missing "cannot read $tmp/none.script" -- demo layers --backend headless --script "$tmp/none.script"
+printf 'type hi\nkey backspace\ntap 180 76   # the button\ndrag 600 500 500 400 100\nwait 50\n' >"$tmp/good.script"
+if timeout 60 env -u WAYLAND_DISPLAY "$silk" demo input --backend headless --seconds 2 --script "$tmp/good.script" --out "$tmp/script.png" >"$tmp/log" 2>&1 \
+   && grep -q "button clicked (1)" "$tmp/log" && grep -q 'typed "hi"' "$tmp/log" && grep -q 'typed "h"$' "$tmp/log"; then ok
+else bad "demo --script (good script): $(tail -3 "$tmp/log")"; fi
+# The kiosk app, scripted: Details pushes the exhibit screen, a tab, About, a tap outside the
+# dialog, then an edge swipe back: the last frame is the home screen, identical to the snapshot.
+printf 'tap 433 684\nwait 700\ntap 640 692\nwait 300\ntap 1199 36\nwait 600\ntap 50 300\nwait 600\ndrag 3 300 900 300 300\nwait 800\n' >"$tmp/tour.script"
+SILK_KIOSK_CLOCK=09:41:00 timeout 60 "$silk" snapshot kiosk --out "$tmp/kiosk-home.png" >/dev/null 2>&1
+if timeout 60 env -u WAYLAND_DISPLAY "$silk" demo kiosk --backend headless --clock 09:41:00 --seconds 6 --script "$tmp/tour.script" --out "$tmp/tour.png" >"$tmp/log" 2>&1 \
+   && grep -q "kiosk: screen detail: Seven-spot ladybird" "$tmp/log" && grep -q "kiosk: screen about" "$tmp/log" \
+   && grep -q "kiosk: screen home" "$tmp/log" && cmp -s "$tmp/tour.png" "$tmp/kiosk-home.png"; then ok
+else bad "demo kiosk --script (tour): $(grep kiosk: "$tmp/log" | tail -4)"; fi
 # silk layout: a million children are refused before the memory is spent; a 2 MB bad value is
 # quoted as an excerpt.
 python3 - "$tmp" <<'PY'

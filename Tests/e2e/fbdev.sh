@@ -7,7 +7,9 @@
 # `silk demo kiosk --backend fbdev --clock 09:41:00` and checks, through QMP:
 #   1. the screendump matches `silk snapshot kiosk` of the same size (16 bpp: both quantised to 565);
 #   2. a key (→) injected with send-key changes the screen (selection moves to the next tile);
-#   3. a pointer click (virtio tablet) on the fourth tile changes the screen again;
+#   3. a pointer click (virtio tablet) on the fourth tile changes the screen again; a click on
+#      Details pushes the exhibit screen (matches a headless `--script` run of the same taps), and
+#      Escape (send-key) pops back to the home screen as it was;
 #   4. SIGTERM ends the app with the console restored to KD_TEXT (the app's line in the serial log,
 #      and the exit status).
 # A VM on bochs-drm runs the same kiosk checks on `--backend kms` (/dev/dri/card0, page flips), plus:
@@ -67,6 +69,11 @@ REFPID=$!
 # bochs-drm's preferred mode, where the KMS VM runs the kiosk with three buffers.
 SILK_KIOSK_CLOCK=09:41:00 "$SILK" snapshot kiosk --size 1280x800 --out "$WORK/reference-1280x800.png" >/dev/null &
 REF2PID=$!
+# The exhibit screen the checker's taps open (the fourth tile, then Details), played headless.
+printf 'tap 506 536\nwait 200\ntap 433 732\nwait 1000\n' >"$WORK/detail.script"
+"$SILK" demo kiosk --backend headless --size ${W_}x${H_} --clock 09:41:00 --seconds 3 --script "$WORK/detail.script" \
+  --out "$WORK/detail-reference.png" >/dev/null &
+DETAILREFPID=$!
 SILK_OSK=always SILK_CARET_BLINK=0 "$SILK" demo form --backend headless --size ${W_}x${H_} --seconds 1 \
   --form-fill "Ada|zoé@x.org|1234" --form-focus pin --out "$WORK/form-reference.png" >/dev/null &
 FORMREFPID=$!
@@ -161,6 +168,7 @@ chmod +x "$R/init"
 wait $REFPID
 wait $REF2PID
 wait $FORMREFPID || echo "fbdev-e2e: the form reference did not render"
+wait $DETAILREFPID || echo "fbdev-e2e: the exhibit-screen reference did not render"
 log "initramfs $(du -h "$WORK/initrd.gz" | cut -f1); reference rendered"
 
 PASSED=0; FAILED=0
@@ -172,7 +180,7 @@ run_vm() {  # name fbmode kernel-args [checker args…]; FBDEV_E2E_ONLY=name,…
   [ -z "${FBDEV_E2E_ONLY:-}" ] || [[ ",$FBDEV_E2E_ONLY," == *",$1,"* ]] || return 0
   local name=$1 mode=$2 kargs=$3 d=$WORK/$1
   local checker=("${@:4}")
-  [ ${#checker[@]} -gt 0 ] || checker=("$ROOT/Tests/e2e/fbdev_check.py" "$d" "$WORK/reference.png" "$mode")
+  [ ${#checker[@]} -gt 0 ] || checker=("$ROOT/Tests/e2e/fbdev_check.py" "$d" "$WORK/reference.png" "$mode" "$WORK/detail-reference.png")
   rm -rf "$d"; mkdir -p "$d"
   qemu-system-x86_64 -accel tcg -m 768 -smp 1 -display none -no-reboot -vga std \
     -device virtio-keyboard-pci -device virtio-tablet-pci \

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Checks one QEMU guest running `silk demo kiosk --backend fbdev` (see fbdev.sh).
 
-Usage: fbdev_check.py WORKDIR REFERENCE.png bochs|vesa
+Usage: fbdev_check.py WORKDIR REFERENCE.png bochs|vesa [DETAIL-REFERENCE.png]
        fbdev_check.py WORKDIR REFERENCE.png kms REPO_ROOT   (the kiosk on --backend kms, see fbdev.sh)
 Prints PASS/FAIL lines; the exit status is 0 when every check passed."""
 import os, sys, time
 from fbdev_common import Guest, read_png, differing, count_changed, tablet_event, button_event, check_bench_json
 
 work, reference, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+detail_reference = sys.argv[4] if len(sys.argv) > 4 and mode != 'kms' else None
 guest = Guest(work, shot_prefix='shot', give_up_on_exit=True)
 check, log_text, wait_for, qmp, screendump = guest.check, guest.log_text, guest.wait_for, guest.qmp, guest.screendump
 
@@ -67,6 +68,38 @@ seen = wait_for('kiosk: Selected: Sunflower daisy', 10)
 _, _, third = screendump()
 changed = count_changed(second, third)
 check('pointer click (QMP input-send-event) on a tile changes the screen', seen and changed > 1000, f'{changed} pixels changed, selection logged: {seen}')
+
+def click(x, y):
+    qmp('input-send-event', events=[tablet_event('x', x * 32767 // w), tablet_event('y', y * 32767 // h)])
+    time.sleep(0.2)
+    qmp('input-send-event', events=[button_event(True)])
+    time.sleep(0.15)
+    qmp('input-send-event', events=[button_event(False)])
+
+def settle_match(expected, seconds):
+    """Screendumps until one matches `expected` (the slide takes 0.3 s); returns the last."""
+    deadline = time.time() + seconds
+    while True:
+        _, _, shot = screendump()
+        bad, mean = differing(shot, expected, quantise=(mode == 'vesa'))
+        if (bad <= w * h // 200 and mean < 2) or time.time() > deadline:
+            return shot, bad, mean
+        time.sleep(0.5)
+
+# Navigation: Details pushes the fourth exhibit's screen; Escape pops back to the home screen.
+if detail_reference and os.path.exists(detail_reference):
+    click(433, 732)
+    pushed = wait_for('kiosk: screen detail: Sunflower daisy', 10)
+    _, _, dref = read_png(detail_reference)
+    shot, bad, mean = settle_match(dref, 8)
+    check('a tap on Details pushes the exhibit screen (matches the headless reference, differs from home)',
+          pushed and bad <= w * h // 200 and mean < 2 and count_changed(third, shot) > 1000,
+          f'pushed logged: {pushed}; {bad} of {w * h} pixels differ, mean |diff| {mean:.3f}')
+    qmp('send-key', keys=[{'type': 'qcode', 'data': 'esc'}])
+    home = wait_for('kiosk: screen home', 10)
+    shot, bad, mean = settle_match(third, 8)
+    check('Escape pops back to the home screen as it was', home and bad <= w * h // 200 and mean < 2,
+          f'home logged: {home}; {bad} of {w * h} pixels differ, mean |diff| {mean:.3f}')
 
 # SIGTERM: the console must come back in text mode, and the app exit cleanly.
 guest.terminate_app()

@@ -192,6 +192,30 @@ if want input && start_sway input 1024 768 1; then
   stop_client; stop_compositor
 fi
 
+echo "== sway: the kiosk app's navigation (a scripted tap pushes, Escape pops)"
+# `--script` taps Details once the home screen is displayed: the exhibit screen slides in and must
+# match a headless run of the same script; an Escape typed with wtype pops back to the home
+# screen, which must match `silk snapshot kiosk`.
+if want kiosknav && start_sway kiosknav 1280 720 1; then
+  printf 'wait 300\ntap 433 684   # Details\n' >"$OUT/kiosk-push.script"
+  timeout 60 "$SILK" demo kiosk --backend headless --clock 09:41:00 --seconds 3 --script "$OUT/kiosk-push.script" \
+    --out "$OUT/kiosk-detail-ref.png" >"$OUT/kiosk-detail-ref.log" 2>&1 || log "headless detail reference failed"
+  SILK_KIOSK_CLOCK=09:41:00 timeout 60 "$SILK" snapshot kiosk --out "$OUT/kiosk-home-ref.png" >/dev/null 2>&1 || log "kiosk snapshot failed"
+  run_client kiosknav demo kiosk --backend wayland --clock 09:41:00 --script "$OUT/kiosk-push.script"
+  if wait_log kiosknav "kiosk: screen detail" 30 && wait_match kiosknav-detail shoot_grim "$OUT/kiosk-detail-ref.png" 20; then
+    if "$IMGDIFF" "$OUT/kiosknav-detail.png" "$OUT/kiosk-home-ref.png" --expect-different >/dev/null; then
+      ok "sway kiosk: a scripted tap pushes the exhibit screen (matches the headless reference, differs from home)"
+    else bad "sway kiosk: the pushed screen looks like the home screen"; fi
+  else bad "sway kiosk: the exhibit screen did not appear or differs from $OUT/kiosk-detail-ref.png ($OUT/kiosknav-client.log)"; fi
+  # The first wtype key arrives inside sway's keyboard enter and is not replayed (see the input
+  # case): two Escapes, the second pops (an Escape on the home screen does nothing).
+  XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 wtype -k Escape -s 300 -k Escape || log "wtype failed"
+  if wait_log kiosknav "kiosk: screen home" 10 && wait_match kiosknav-home shoot_grim "$OUT/kiosk-home-ref.png" 20; then
+    ok "sway kiosk: Escape returns to the home screen (matches the snapshot)"
+  else bad "sway kiosk: Escape did not return home ($OUT/kiosknav-home.png, $OUT/kiosknav-client.log)"; fi
+  stop_client; stop_compositor
+fi
+
 echo "== sway: the sign-in form (editable text, dead keys, focus, clipboard)"
 # Typed through wtype's virtual keyboard: a name, Tab, an e-mail with a dead-key sequence
 # (dead_acute then e → é, composed by xkbcommon-compose), Tab, a PIN whose letter the form's

@@ -49,6 +49,8 @@ public struct ModeResult: Codable, Sendable {
     /// Device pixels the presenter updated per frame — repainted or moved by a scroll blit (a
     /// pixel in two overlapping damage rectangles counts twice), millions.
     public var damagedMegapixels: Distribution
+    /// Composite CPU time of the frames shown while a screen transition ran (navigation).
+    public var transitionCompositeMs: Distribution? = nil
     /// Per measured frame: its start (seconds from the start of the measured window) and its cost
     /// (`frameMs`), in order — the plot's timeline.
     public var timeline: [[Double]]

@@ -112,6 +112,9 @@ public protocol BenchScene: AnyObject {
     func finish(into result: inout ModeResult, pass: NodePass?)
     /// Facts worth printing once (fonts used, sizes).
     var notes: [String] { get }
+    /// True while the scene runs a screen transition (read after each update): those frames'
+    /// composite times are also reported as `transitionCompositeMs`. Default false.
+    var isInTransition: Bool { get }
 }
 
 extension BenchScene {
@@ -125,6 +128,7 @@ extension BenchScene {
     public func didPresent(_ frame: FrameObservation) {}
     public func finish(into result: inout ModeResult, pass: NodePass?) {}
     public var notes: [String] { [] }
+    public var isInTransition: Bool { false }
 }
 
 /// Settings of one run, shared by frame and measurement scenes.
@@ -198,6 +202,7 @@ public enum BenchCatalog {
         .measurement(LayoutBench.self),
         .measurement(StartupBench.self),
         .frames(Feed10kBench.self),
+        .frames(NavigationBench.self),
     ] }
 
     public static var names: [String] { all.map(\.name) }

@@ -57,7 +57,7 @@ public struct FrameRunner {
         pass?.wakeUp = { wake.signal() }
         defer { pass?.wakeUp = nil }
 
-        struct Sample { var start: Double; var busy: Double; var mainWall: Double; var frameWall: Double }
+        struct Sample { var start: Double; var busy: Double; var mainWall: Double; var frameWall: Double; var inTransition = false }
         let slot = 1.0 / 60
         let interval = max(slot, type.updateInterval)
         let warmup = window.warmup, end = warmup + window.measured
@@ -120,7 +120,8 @@ public struct FrameRunner {
                 render.waitUntilPresented(timeout: 30)
                 if measuring {
                     samples[seq] = Sample(start: w0 - wall0, busy: busy, mainWall: (w1 - w0) * 1000,
-                                          frameWall: (ProcessMeasurements.now() - w0) * 1000)
+                                          frameWall: (ProcessMeasurements.now() - w0) * 1000,
+                                          inTransition: scene.isInTransition)
                 }
             }
             scene.didPresent(FrameObservation(index: frameIndex, time: t,
@@ -182,6 +183,10 @@ public struct FrameRunner {
             damagedMegapixels: Distribution(measured.map { $0.damagedPixels / 1e6 }), timeline: timeline)
         if let pass { result.displayJobs = pass.statistics.jobsStarted }
         if let flips1 { result.pageFlips = PageFlipResult(from: flips0 ?? flips1, to: flips1) }
+        // Every frame of a transition-tagged commit: the render thread animates a slide on its
+        // own frames after the commit that started it, and those are the ones that recomposite.
+        let transitionFrames = reports.all.filter { samples[$0.commitSequence]?.inTransition == true }
+        if !transitionFrames.isEmpty { result.transitionCompositeMs = Distribution(transitionFrames.map(\.compositeCPUMs)) }
         scene.finish(into: &result, pass: pass)
         return (result, scene.notes)
     }

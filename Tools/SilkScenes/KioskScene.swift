@@ -26,6 +26,9 @@ public final class KioskNode: DisplayNode, @unchecked Sendable {
     public private(set) var selectedIndex = 0
     /// Called on the main thread whenever the selection or status changes (logs, tests).
     public var onChange: (@Sendable (String) -> Void)?
+    /// Called on the main thread when Details is pressed, with the selected exhibit (the kiosk
+    /// app pushes its detail screen); nil: Details shows the description in the status line.
+    public var onDetails: (@Sendable (Int) -> Void)?
 
     /// Builds the dashboard for a screen of `viewport` points; call off main if you like (nodes
     /// are thread-safe).
@@ -59,6 +62,7 @@ public final class KioskNode: DisplayNode, @unchecked Sendable {
         nextButton.addTarget(for: .primaryActionTriggered) { [weak self] _, _ in self?.select(((self?.selectedIndex ?? 0) + 1) % 4) }
         detailsButton.addTarget(for: .primaryActionTriggered) { [weak self] _, _ in
             guard let self else { return }
+            if let open = self.onDetails { open(self.selectedIndex); return }
             let e = RainforestCatalog.entries[self.selectedIndex]
             self.setStatus("\(e.title): \(e.description)")
         }

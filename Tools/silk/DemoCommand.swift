@@ -48,6 +48,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Kiosk: show this fixed text in the clock instead of the time (reproducible screens).") var clock: String?
     @Option(help: "Form: fill the fields from code, \"NAME|EMAIL|PIN\" (reference screens).") var formFill: String?
     @Option(help: "Form: the node focused at start: name, email, pin, submit or none.") var formFocus: String = "name"
+    @Option(help: "Play timed input from this file once the demo runs: tap X Y, drag X1 Y1 X2 Y2 MS, key NAME, type TEXT, wait MS (docs/navigation.md).") var script: String?
 
     func run() throws {
         guard let backend = Backend(rawValue: backend) else { fail("--backend \(backend): expected auto, wayland, fbdev, kms or headless") }
@@ -55,6 +56,9 @@ struct DemoCommand: ParsableCommand {
         if let seconds, !(seconds.isFinite && seconds > 0) { fail("--seconds \(seconds): must be a positive number") }
         if let frames, frames < 1 { fail("--frames \(frames): must be at least 1") }
         guard captureEvery >= 0 else { fail("--capture-every \(captureEvery): must be 0 (off) or more") }
+        if let script {
+            do { _ = try InputScript(contentsOf: script) } catch { fail("--script \(script): \(error)") }
+        }
         let status = MainActor.assumeIsolated { runOnMain(backend) }
         Foundation.exit(status)
     }
@@ -86,6 +90,7 @@ struct DemoCommand: ParsableCommand {
         }
         let update: (Double) -> Void
         var noScrollUpdate = noScroll
+        var appKeptAlive: AnyObject?   // an app object the window's nodes only reference weakly
         switch name {
         case .layers:
             let scene: LayersScrollScene
@@ -116,7 +121,12 @@ struct DemoCommand: ParsableCommand {
             let viewport = window.size
             let kiosk = NodeSnapshot.buildInBackground { KioskNode(viewport: viewport) }
             kiosk.onChange = { print("kiosk: \($0)"); fflush(nil) }
-            window.setRootNode(kiosk)
+            // The dashboard is the home of a multi-screen app: Details pushes an exhibit's screen
+            // (tabs, an About dialog); Escape, ◀ Back or an edge swipe return.
+            let kioskApp = KioskApp(kiosk: kiosk)
+            kioskApp.onScreenChange = { print("kiosk: screen \($0)"); fflush(nil) }
+            window.setRootController(kioskApp.root)
+            appKeptAlive = kioskApp
             let fixedClock = clock
             kiosk.setClock(fixedClock ?? KioskNode.clockText())
             if fixedClock == nil {
@@ -148,16 +158,27 @@ struct DemoCommand: ParsableCommand {
         }
         print("silk demo: \(name.rawValue) running; Ctrl-C or SIGTERM stops it")
         fflush(nil)
+        // Scripted input starts once the first screen is displayed (laid out, so taps hit what
+        // the script's author saw), played from the same 60 Hz tick (the file was checked above).
+        let player = script.flatMap { try? InputScript(contentsOf: $0) }.map { s in
+            InputScriptPlayer(s) { event in MainActor.assumeIsolated { window.handle(event) } }
+        }
+        var scriptStart: Double?
         let start = app.loop.now
         // Animation tick on the loop at 60 Hz: update the model; the window's observers commit.
         app.loop.addTimer(after: .zero, repeating: .microseconds(16_667)) {
             let elapsed = app.loop.now - start
             let t = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            if let player {
+                if scriptStart == nil, window.isDisplayed { scriptStart = t }
+                if let s0 = scriptStart { player.advance(to: t - s0) }
+            }
             if !noScrollUpdate { update(t) }
             if let seconds, t >= seconds { app.quit() }
             if let frames, window.presentedFrames >= frames { app.quit() }
         }
         let reason = app.run()
+        withExtendedLifetime(appKeptAlive) {}
         if ProcessInfo.processInfo.environment["SILK_DEBUG_NODES"] != nil {
             func dump(_ l: Layer, _ d: Int) {
                 guard d < 3 else { return }
