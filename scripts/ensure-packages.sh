@@ -10,7 +10,9 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   # FoundationNetworking (SilkNetworkImage) links libcurl; a static-stdlib build needs libcurl.so.
   libcurl4-openssl-dev
   # libcrypto (CCrypto): SHA-256 names the image cache's files.
-  libssl-dev)
+  libssl-dev
+  # GIF and WebP decoding, still and animated (CGIF, CWebP; docs/images.md).
+  libgif-dev libwebp-dev)
 # Fonts the demo's text scene shows (CJK and colour emoji; Debian 12 ships only DejaVu): wanted
 # by `make demo`, which goes on without them (saying which package would fix the boxes) when it
 # cannot install them.

@@ -77,6 +77,9 @@ public final class Layer: CustomStringConvertible {
     public var isOpaque = false { didSet { if isOpaque != oldValue { invalidate() } } }
     /// A debugging name shown in descriptions.
     public var name: String?
+    /// Frames chosen by the render thread at each frame's time (an animated image); while it
+    /// answers nil, ``contents`` shows. Main thread, like every layer property.
+    public var contentsSource: (any LayerContentsSource)? { didSet { if contentsSource !== oldValue { invalidate() } } }
 
     /// The child layers, back to front.
     public private(set) var sublayers: [Layer] = []
@@ -165,7 +168,8 @@ public final class Layer: CustomStringConvertible {
             isHidden: isHidden, clipsToBounds: clipsToBounds, cornerRadius: cornerRadius,
             backgroundColor: backgroundColor, borderColor: borderColor, borderWidth: borderWidth,
             contents: contents, contentsGravity: contentsGravity, contentsScale: contentsScale,
-            isOpaque: isOpaque, animations: animations, sublayers: sublayers.map { $0.snapshot() })
+            isOpaque: isOpaque, animations: animations, sublayers: sublayers.map { $0.snapshot() },
+            contentsSource: contentsSource)
         cachedSnapshot = s
         return s
     }

@@ -40,11 +40,15 @@ public final class LayerSnapshot: Sendable {
     public let animations: [LayerAnimation]
     /// The sublayers' snapshots, back to front.
     public let sublayers: [LayerSnapshot]
+    /// The layer's ``Layer/contentsSource`` at the commit, asked for contents at each frame's time.
+    public let contentsSource: (any LayerContentsSource)?
 
     init(id: Layer.LayerID, position: Point, bounds: Rect, transform: AffineTransform, opacity: Double,
          isHidden: Bool, clipsToBounds: Bool, cornerRadius: Double, backgroundColor: Color?,
          borderColor: Color?, borderWidth: Double, contents: Bitmap?, contentsGravity: ContentMode,
-         contentsScale: Double, isOpaque: Bool, animations: [LayerAnimation], sublayers: [LayerSnapshot]) {
+         contentsScale: Double, isOpaque: Bool, animations: [LayerAnimation], sublayers: [LayerSnapshot],
+         contentsSource: (any LayerContentsSource)? = nil) {
+        self.contentsSource = contentsSource
         self.id = id; self.position = position; self.bounds = bounds; self.transform = transform
         self.opacity = opacity; self.isHidden = isHidden; self.clipsToBounds = clipsToBounds
         self.cornerRadius = cornerRadius; self.backgroundColor = backgroundColor

@@ -103,7 +103,14 @@ struct RenderListBuilder {
             .concatenating(AffineTransform(translationX: position.x, y: position.y))
         let m = local.concatenating(parent)
         let deviceBounds = m.apply(to: b)
-        let draws = s.backgroundColor != nil || s.contents != nil || (s.borderWidth > 0 && s.borderColor != nil)
+        // An animated image's frame for this frame time, else the committed contents.
+        var contents = s.contents
+        if let source = s.contentsSource {
+            let sample = source.contents(at: time)
+            if let frame = sample.bitmap { contents = frame }
+            if sample.isAnimating { hasRunningAnimations = true }
+        }
+        let draws = s.backgroundColor != nil || contents != nil || (s.borderWidth > 0 && s.borderColor != nil)
         if draws {
             let rect = deviceBounds.integral.intersection(clip)
             if !rect.isEmpty {
@@ -111,7 +118,7 @@ struct RenderListBuilder {
                     id: s.id, transform: m, bounds: b, clip: clip, deviceRect: rect, opacity: alpha,
                     cornerRadius: max(0, s.cornerRadius), clipsContents: s.clipsToBounds || s.cornerRadius > 0,
                     backgroundColor: s.backgroundColor, borderColor: s.borderColor, borderWidth: s.borderWidth,
-                    contents: s.contents, contentsGravity: s.contentsGravity, contentsScale: s.contentsScale,
+                    contents: contents, contentsGravity: s.contentsGravity, contentsScale: s.contentsScale,
                     isOpaque: s.isOpaque))
             }
         }

@@ -73,6 +73,32 @@ expect_error corrupt-png "corrupt.png" -- snapshot image --image "$tmp/corrupt.p
 expect_error huge-png "huge.png" -- snapshot image --image "$tmp/huge.png"
 expect_error huge-jpeg "huge.jpg" -- snapshot image --image "$tmp/huge.jpg"
 expect_error image-without-path "--image" -- snapshot image
+# GIF and WebP (first frame), and hostile ones: huge canvases, a cut LZW stream, a bad chunk size.
+animated="$(dirname "$0")/../SilkRasterTests/Inputs/animated"
+expect_png image-gif 64 48 -- snapshot image --image "$animated/disposal.gif" --size 64x48
+expect_png image-webp 64 48 -- snapshot image --image "$animated/anim.webp" --size 64x48
+expect_png image-webp-still 64 48 -- snapshot image --image "$animated/still.webp" --size 64x48
+python3 - "$tmp" "$animated" <<'PY'
+import struct, sys, os
+d, a = sys.argv[1], sys.argv[2]
+gif = open(os.path.join(a, "disposal.gif"), "rb").read()
+# 65535 x 65535 logical screen: 17 GB of canvas if believed.
+open(os.path.join(d, "huge.gif"), "wb").write(gif[:6] + struct.pack("<HH", 65535, 65535) + gif[10:])
+# Cut inside the first frame's LZW data.
+open(os.path.join(d, "cut.gif"), "wb").write(gif[:900])
+webp = bytearray(open(os.path.join(a, "anim.webp"), "rb").read())
+k = webp.index(b"VP8X")
+huge = bytearray(webp); huge[k + 12:k + 18] = b"\xff\x3f\x00\xff\x3f\x00"  # 16384 x 16384 canvas
+open(os.path.join(d, "huge.webp"), "wb").write(huge)
+bad = bytearray(webp); j = bad.index(b"ANMF"); bad[j + 4:j + 8] = b"\xff\xff\xff\x7f"  # chunk past the end
+open(os.path.join(d, "badchunk.webp"), "wb").write(bad)
+open(os.path.join(d, "riff.webp"), "wb").write(bytes(webp[:10]))
+PY
+expect_error huge-gif "huge.gif" -- snapshot image --image "$tmp/huge.gif"
+expect_error cut-gif "cut.gif" -- snapshot image --image "$tmp/cut.gif"
+expect_error huge-webp "huge.webp" -- snapshot image --image "$tmp/huge.webp"
+expect_error badchunk-webp "badchunk.webp" -- snapshot image --image "$tmp/badchunk.webp"
+expect_error cut-riff "riff.webp" -- snapshot image --image "$tmp/riff.webp"
 
 # --- text files: any bytes -------------------------------------------------------------------
 printf 'Hello \xff\xfe invalid \xc3\x28 UTF-8 \xe2\x82 and a NUL \x00 byte.\n' >"$tmp/invalid.txt"
