@@ -96,7 +96,7 @@ final class GIFFrameDecoder: AnimatedImageFrameSource {
     static func classify(_ code: Int32) -> RasterError {
         let message = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
         switch code {
-        case D_GIF_ERR_READ_FAILED, D_GIF_ERR_EOF_TOO_SOON: return .truncated("GIF: \(message)")
+        case D_GIF_ERR_READ_FAILED, D_GIF_ERR_EOF_TOO_SOON: return .truncated("GIF: the data ends early (giflib: \(message))")
         case D_GIF_ERR_NOT_ENOUGH_MEM: return .corrupt("GIF: \(message) (giflib)")
         default: return .corrupt("GIF: \(message)")
         }
