@@ -93,6 +93,15 @@ import SilkTestSupport
         var bigFrame = GIFWriter.Frame(width: 1, height: 1, index: 1)
         bigFrame.width = 65535; bigFrame.height = 65535
         if case .tooManyPixels = error(GIFWriter(width: 8, height: 8).data([bigFrame])) {} else { Issue.record("huge frame accepted") }
+        // Frames partly or wholly outside the canvas are clipped (one wholly to the right trapped
+        // in a range: found by the animated fuzzer, seed regression-frame-right-of-canvas.gif).
+        let outside = GIFWriter(width: 8, height: 8).data([.init(width: 8, height: 8, index: 1),
+                                                           .init(x: 100, y: 2, width: 4, height: 4, index: 2),
+                                                           .init(x: 6, y: 6, width: 4, height: 4, index: 2)])
+        let clipped = try AnimatedImageDecoder(data: outside)
+        _ = try clipped.nextFrame(); _ = try clipped.nextFrame()
+        let last = try #require(try clipped.nextFrame())
+        #expect(last.canvas.pixel(x: 7, y: 7) == 0xFF00_00FF && last.canvas.pixel(x: 5, y: 5) == 0xFFFF_0000)
         // Truncated LZW data: the first frame stands, the cut one is a typed error.
         let gif = try data("disposal.gif")
         let cut = gif.prefix(gif.count - 400)

@@ -208,7 +208,7 @@ final class GIFFrameDecoder: AnimatedImageFrameSource {
                 let ok = line.withUnsafeMutableBufferPointer { DGifGetLine(gif, $0.baseAddress, Int32(fw)) }
                 guard ok == GIF_OK else { throw GIFFrameDecoder.classify(gif.pointee.Error) }
                 let y = fy + row
-                if y >= y0, y < y1 {
+                if y >= y0, y < y1, x1 > x0 {  // (a frame wholly right of the canvas has x1 < x0)
                     let dst = (canvas.data + y * canvas.stride).assumingMemoryBound(to: UInt32.self)
                     for x in x0..<x1 {
                         let index = Int(line[x - fx])
