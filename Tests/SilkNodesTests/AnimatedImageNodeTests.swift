@@ -130,4 +130,25 @@ import SilkTestSupport
         #expect(wait("end", { shown(node, at: 1).1 == false }))
         #expect(node.animationStatistics?.decodedFrames == 0)
     }
+
+    /// End to end on a real render thread (headless presenter, virtual 60 Hz clock): every frame
+    /// of a play-once GIF reaches the screen in order, without a commit after the first, and the
+    /// render thread goes idle once the last frame has shown.
+    @Test func aRenderThreadPlaysEveryFrameInOrderAndThenIdles() throws {
+        let (node, h) = try show(gif(frames: 4, delays: [5], loop: nil))
+        #expect(h.iterate(until: { node.layer?.contentsSource != nil }))
+        let presenter = try HeadlessPresenter(pixelWidth: 8, pixelHeight: 8)
+        let thread = try RenderThread(presenter: presenter)
+        let seen = Locked<[UInt32]>([])
+        thread.onFrame { _ in
+            guard let pixel = try? presenter.currentFrame().argb32(x: 4, y: 4) else { return }
+            seen.withLock { if $0.last != pixel { $0.append(pixel) } }
+        }
+        thread.start()
+        defer { thread.stop() }
+        thread.commit(h.host.snapshot())
+        #expect(thread.waitUntilPresented(timeout: 20, includingAnimations: true))
+        #expect(seen.current == Array(Self.colors[1...4]))
+        #expect(node.animationStatistics?.isFinished == true)
+    }
 }
