@@ -40,8 +40,10 @@ import SilkRender
         let next = try #require(source.contents(at: 100.05).bitmap)
         #expect(next.argb32(x: 2, y: 20) != first)
         #expect(node.animationStatistics?.currentFrame == 1)
+        NodePass.adoptCurrentThreadAsPassThread()
         node.setInterfaceState([.preload, .display, .measureLayout])
         #expect(node.animationStatistics?.isPaused == true)
+        NodePass.adoptCurrentThreadAsPassThread()
         node.setInterfaceState([])
     }
 }

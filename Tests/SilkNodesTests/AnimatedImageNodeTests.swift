@@ -86,6 +86,7 @@ import SilkTestSupport
         #expect(shown(node, at: 1.05).0 == Self.colors[2])
         let before = try #require(node.animationStatistics)
         // Off screen (still in the display range): paused, ring and decoder released.
+        NodePass.adoptCurrentThreadAsPassThread()
         node.setInterfaceState([.preload, .display, .measureLayout])
         let paused = try #require(node.animationStatistics)
         #expect(paused.isPaused && paused.bufferedFrames == 0)
@@ -95,6 +96,7 @@ import SilkTestSupport
         #expect(node.animationStatistics?.decodedFrames == paused.decodedFrames)
         #expect(paused.decodedFrames >= before.decodedFrames)
         // Back on screen: decoding resumes after the frame that was showing (frame 1).
+        NodePass.adoptCurrentThreadAsPassThread()
         node.setInterfaceState([.preload, .display, .visible, .measureLayout])
         _ = shown(node, at: 5)
         #expect(wait("ring refilled", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 }))
@@ -115,6 +117,7 @@ import SilkTestSupport
             _ = wait("ring full", { node.animationStatistics?.bufferedFrames == 3 })
             let s = try #require(node.animationStatistics)
             #expect(s.bufferedFrames <= s.ringCapacity)
+            NodePass.adoptCurrentThreadAsPassThread()
             node.setInterfaceState([])
             return s.retainedBytes
         }

@@ -58,12 +58,13 @@ final class GIFFrameDecoder: AnimatedImageFrameSource {
             throw .tooManyPixels(width: info.width, height: info.height, limit: maxPixels)
         }
         self.maxPixels = maxPixels
+        // The canvas first: nothing to release if it cannot be allocated.
+        canvas = try Bitmap(width: info.width, height: info.height)
         bytes = .allocate(byteCount: max(1, data.count), alignment: 16)
         data.copyBytes(to: bytes)
         reader = Reader(base: UnsafeRawPointer(bytes.baseAddress!), count: data.count)
         do throws(RasterError) {
             gif = try GIFFrameDecoder.open(reader)
-            canvas = try Bitmap(width: info.width, height: info.height)
         } catch {
             bytes.deallocate()
             throw error
