@@ -99,6 +99,8 @@ expect_error cut-gif "cut.gif" -- snapshot image --image "$tmp/cut.gif"
 expect_error huge-webp "huge.webp" -- snapshot image --image "$tmp/huge.webp"
 expect_error badchunk-webp "badchunk.webp" -- snapshot image --image "$tmp/badchunk.webp"
 expect_error cut-riff "riff.webp" -- snapshot image --image "$tmp/riff.webp"
+# Signage: animated GIF banners and a multiplex photo wall from the demo server, headless.
+expect_png demo-signage 480 270 -- demo signage --backend headless --size 480x270 --seconds 3
 
 # --- text files: any bytes -------------------------------------------------------------------
 printf 'Hello \xff\xfe invalid \xc3\x28 UTF-8 \xe2\x82 and a NUL \x00 byte.\n' >"$tmp/invalid.txt"
