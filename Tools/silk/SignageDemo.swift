@@ -27,7 +27,9 @@ func startSignageDemo(window: Window, app: Application) -> (Double) -> Void {
         let banner = NetworkImageNode(loader: loader)
         banner.frame = Rect(x: gap + Double(i) * (bannerWidth + gap), y: gap, width: bannerWidth, height: bannerHeight)
         banner.contentMode = .scaleToFill
-        banner.url = server.url("/animated/\(i + 1).gif?w=\(Int(bannerWidth))&h=\(Int(bannerHeight))&frames=30&delay=\(4 + 2 * i)")
+        banner.forceUpscaling = true
+        // Half the banner's size, scaled up by the node: a smaller file for the demo server to make.
+        banner.url = server.url("/animated/\(i + 1).gif?w=\(Int(bannerWidth / 2))&h=\(Int(bannerHeight / 2))&frames=24&delay=\(4 + 2 * i)")
         root.addSubnode(banner)
     }
     var tiles: [MultiplexImageNode] = []
