@@ -79,7 +79,8 @@ import SilkSystem
         let ids = identifiers(UUID().uuidString)
         cacheSmall(loader, ids)
         let (node, recorder, pass) = setUp(ids, intermediate: true, loader: loader)
-        #expect(run(node, pass: pass, until: { node.loadedImageIdentifier == ids[0] && node.layer?.contents != nil && pass.isDisplayComplete }))
+        #expect(run(node, pass: pass, until: { node.loadedImageIdentifier == ids[0] && node.layer?.contents != nil && pass.isDisplayComplete
+            && recorder.log.current.contains("finish L") }))
         #expect(recorder.log.current == ["show S", "start M", "show M", "finish M", "start L", "show L", "finish L"])
         node.setInterfaceState([])
     }
@@ -90,7 +91,8 @@ import SilkSystem
         let ids = identifiers(tag)
         cacheSmall(loader, ids)
         let (node, recorder, pass) = setUp(ids, intermediate: false, loader: loader)
-        #expect(run(node, pass: pass, until: { node.loadedImageIdentifier == ids[0] }))
+        // (The swap is announced before the download's end: wait for both.)
+        #expect(run(node, pass: pass, until: { node.loadedImageIdentifier == ids[0] && recorder.log.current.contains("finish L") }))
         #expect(recorder.log.current == ["show S", "start L", "show L", "finish L"])
         #expect(server.requestLog.filter { $0.contains(tag) && $0.contains("w=600") }.isEmpty)
         node.setInterfaceState([])

@@ -157,6 +157,11 @@ final class GIFFrameDecoder: AnimatedImageFrameSource {
             case IMAGE_DESC_RECORD_TYPE:
                 guard DGifGetImageDesc(gif) == GIF_OK else { throw GIFFrameDecoder.classify(gif.pointee.Error) }
                 try drawImage(transparent: transparent, disposal: disposal)
+                // giflib appends every image descriptor to `SavedImages` (a realloc per frame:
+                // quadratic copying and memory growing with the frame count, 10⁵ frames took
+                // minutes under ASan). Silk keeps no frame: drop them after each one.
+                GifFreeSavedImages(gif)
+                gif.pointee.ImageCount = 0
                 frameIndex += 1
                 return AnimatedImageFrame(canvas: canvas, index: frameIndex - 1,
                                           delay: AnimatedImageFrame.clampedDelay(Double(delayCentiseconds) / 100))
