@@ -49,6 +49,9 @@ let package = Package(
         systemLibrary("CFribidi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
+        // GIF and WebP (still and animated; issue 18). giflib ships no pkg-config file.
+        .systemLibrary(name: "CGIF", path: "Sources/CBindings/CGIF", providers: [.apt(["libgif-dev"])]),
+        systemLibrary("CWebP", pkgConfig: "libwebpdemux", apt: ["libwebp-dev"]),
         systemLibrary("CWaylandClient", pkgConfig: "wayland-client", apt: ["libwayland-dev"]),
         systemLibrary("CXKBCommon", pkgConfig: "xkbcommon", apt: ["libxkbcommon-dev"]),
         systemLibrary("CWaylandCursor", pkgConfig: "wayland-cursor", apt: ["libwayland-dev"]),
@@ -71,7 +74,7 @@ let package = Package(
         .target(name: "SilkLayout", dependencies: ["SilkSystem", "SilkGeometry"], swiftSettings: strict),
         .target(name: "SilkRaster",
                 dependencies: ["SilkSystem", "SilkGeometry", "CPixman", "CFreeType", "CHarfBuzz", "CFontconfig",
-                               "CFribidi", "CPNG", "CTurboJPEG", "CCairo", "CRsvg", "CSilkLinux"],
+                               "CFribidi", "CPNG", "CTurboJPEG", "CCairo", "CRsvg", "CGIF", "CWebP", "CSilkLinux"],
                 swiftSettings: strict),
         .target(name: "SilkRunLoop", dependencies: ["SilkSystem", "CSilkLinux"], swiftSettings: strict),
         // Input below the presenters (LVGL's indev): event values, the xkbcommon keyboard and
@@ -174,6 +177,7 @@ if Context.environment["SILK_FUZZ"] == "1" {
     let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzPNG", ["FuzzSupport", "SilkRaster"]),
         ("FuzzJPEG", ["FuzzSupport", "SilkRaster"]),
+        ("FuzzAnimatedImage", ["FuzzSupport", "SilkRaster"]),
         ("FuzzText", ["FuzzSupport", "SilkGeometry", "SilkRaster", "SilkScenes"]),
         ("FuzzLayout", ["FuzzSupport", "SilkLayout", "SilkLayoutTools"]),
         ("FuzzEvdev", ["FuzzSupport", "SilkGeometry", "SilkFramebuffer", "SilkInput"]),

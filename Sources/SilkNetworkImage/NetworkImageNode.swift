@@ -300,16 +300,17 @@ open class NetworkImageNode: ImageNode, @unchecked Sendable {
             return .some(_delegate)
         }
         guard let delegate else { return }
-        image = decoded.bitmap
+        // A GIF or WebP goes to the node as bytes: its display job plays it if it animates.
+        if AnimatedImageDecoder.mayAnimate(data) { imageData = data } else { image = decoded.bitmap }
         if source == .network { loader.store(data, for: url) }
         delegate?.imageNode(self, didLoadImage: decoded.bitmap, source: source)
     }
 
-    /// The budget check from the header alone: a PNG decodes in full, and so does a JPEG with no
+    /// The budget check from the header alone: a PNG, GIF or WebP decodes in full, and so does a JPEG with no
     /// target size; nil when the decode stays within `budget` pixels (or the header is unreadable:
     /// the decoder then reports that).
     static func overDecodeBudget(_ data: Data, target: (width: Int, height: Int)?, budget: Int) -> RasterError? {
-        guard let info = try? ImageDecoder.probe(data: data), info.format == .png || target == nil,
+        guard let info = try? ImageDecoder.probe(data: data), info.format != .jpeg || target == nil,
               info.height > 0, info.width > budget / info.height else { return nil }
         return .tooManyPixels(width: info.width, height: info.height, limit: budget)
     }

@@ -917,7 +917,12 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         hasContents = contents != nil
         layer.contents = contents
         applyStateToLayer()
+        didApplyDisplayResult()
     }
+
+    /// Main thread, after a display result reached the layer (an image node installs the
+    /// animation player its job prepared).
+    func didApplyDisplayResult() {}
 
     // MARK: - Input (added with the input model: Sources/SilkNodes/Input, docs/input.md)
     //

@@ -23,6 +23,13 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
     private var _modification: Modification?
     private var _modificationIdentifier: String?
     private var _lastError: RasterError?
+    private var _imageData: Data?
+    private var _imageDataSize: Size?
+    private var _playsAnimations = true
+    /// The player a display job prepared (display queue), installed when its result is applied.
+    private var _stagedPlayer: AnimatedImagePlayer?
+    /// The player driving the layer's frames (main thread).
+    private var player: AnimatedImagePlayer?
 
     /// Decoded images of `imagePath`s by file (and its identity) and decode size, shared by every
     /// image node: a cell that enters the display range again, or another cell showing the same
@@ -56,7 +63,7 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         set {
             let sizeChanged = lock.withLock { () -> Bool in
                 let old = _image
-                _image = newValue; _imagePath = nil
+                _image = newValue; _imagePath = nil; _imageData = nil; _imageDataSize = nil
                 return old?.width != newValue?.width || old?.height != newValue?.height
             }
             setNeedsDisplay()
@@ -65,11 +72,72 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
             if sizeChanged { setNeedsLayout() }
         }
     }
-    /// A PNG, JPEG or SVG file decoded by the display job (an SVG is rendered at the node's
-    /// pixel size, fitted by `contentMode`; see `SVGImage`). Setting it clears `image`. Any thread.
+    /// A PNG, JPEG, GIF, WebP or SVG file decoded by the display job (an SVG is rendered at the
+    /// node's pixel size, fitted by `contentMode`; see `SVGImage`; an animated GIF or WebP plays
+    /// while the node is visible). Setting it clears `image` and `imageData`. Any thread.
     public var imagePath: String? {
         get { lock.withLock { _imagePath } }
-        set { lock.withLock { _imagePath = newValue; _image = nil }; setNeedsDisplay() }
+        set { lock.withLock { _imagePath = newValue; _image = nil; _imageData = nil; _imageDataSize = nil }; setNeedsDisplay() }
+    }
+    /// Encoded image bytes (PNG, JPEG, GIF or WebP), decoded by the display job at the node's pixel
+    /// size; an animated GIF or WebP plays while the node is visible (see `docs/images.md`).
+    /// Setting it clears `image` and `imagePath`; the header's size becomes the natural size. Any
+    /// thread.
+    public var imageData: Data? {
+        get { lock.withLock { _imageData } }
+        set {
+            let info = newValue.flatMap { try? ImageDecoder.probe(data: $0) }
+            let size = info.map { Size(width: Double($0.uprightSize.width), height: Double($0.uprightSize.height)) }
+            let sizeChanged = lock.withLock { () -> Bool in
+                let old = _imageDataSize ?? _image.map { Size(width: Double($0.width), height: Double($0.height)) }
+                _imageData = newValue; _imageDataSize = size; _image = nil; _imagePath = nil
+                return old != size
+            }
+            setNeedsDisplay()
+            if sizeChanged { setNeedsLayout() }
+        }
+    }
+    /// Whether an animated GIF or WebP plays (default true); false shows its first frame. Any thread.
+    public var playsAnimations: Bool {
+        get { lock.withLock { _playsAnimations } }
+        set { lock.withLock { _playsAnimations = newValue }; setNeedsDisplay() }
+    }
+    /// What the animation player is doing (nil when the node shows no animation): frames decoded
+    /// and shown, frames waiting in the ring, pixel bytes held, completed plays. Any thread.
+    public var animationStatistics: AnimationStatistics? {
+        let p = lock.withLock { _installedPlayer }
+        return p.map { AnimationStatistics($0.statistics, capacity: $0.capacity) }
+    }
+    private var _installedPlayer: AnimatedImagePlayer?
+
+    /// A snapshot of an animated image's playback (``animationStatistics``).
+    public struct AnimationStatistics: Sendable, Equatable {
+        /// Frames decoded and drawn at the node's size so far (0 while paused: no work is done).
+        public var decodedFrames: Int
+        /// Frames the render thread has switched to.
+        public var shownFrames: Int
+        /// Decoded frames waiting in the ring (at most ``ringCapacity``).
+        public var bufferedFrames: Int
+        /// The ring's size.
+        public var ringCapacity: Int
+        /// Pixel bytes held: the ring, the frame on screen and the decoder's canvas.
+        public var retainedBytes: Int
+        /// Whole passes through the file played.
+        public var completedPlays: Int
+        /// Frames that showed more than 250 ms late (their decode was late).
+        public var lateFrames: Int
+        /// True while the node is not visible (or before it first is).
+        public var isPaused: Bool
+        /// True once the last play ended (the last frame stays).
+        public var isFinished: Bool
+        /// The file index of the frame on screen.
+        public var currentFrame: Int
+
+        init(_ s: AnimatedImagePlayer.Statistics, capacity: Int) {
+            decodedFrames = s.decodedFrames; shownFrames = s.shownFrames; bufferedFrames = s.bufferedFrames
+            ringCapacity = capacity; retainedBytes = s.retainedBytes; completedPlays = s.completedPlays
+            lateFrames = s.lateFrames; isPaused = s.isPaused; isFinished = s.isFinished; currentFrame = s.currentIndex
+        }
     }
     /// How the image fits the bounds (default `.aspectFill`: cover the node, cropping the excess).
     /// Any thread.
@@ -109,13 +177,16 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
 
     /// The image's natural size in points (at `imageScale` 1) when known, for layout.
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
-        guard let image else { return .zero }
-        return Size(width: min(Double(image.width), constrainedSize.width), height: min(Double(image.height), constrainedSize.height))
+        let natural = lock.withLock { _image.map { Size(width: Double($0.width), height: Double($0.height)) } ?? _imageDataSize }
+        guard let natural else { return .zero }
+        return Size(width: min(natural.width, constrainedSize.width), height: min(natural.height, constrainedSize.height))
     }
 
     struct Parameters: @unchecked Sendable {
         let image: Bitmap?
         let path: String?
+        let data: Data?
+        let playsAnimations: Bool
         let contentMode: ContentMode
         let cropRect: Rect
         let forceUpscaling: Bool
@@ -129,7 +200,7 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
     /// job.
     open override func drawParameters() -> (any Sendable)? {
         lock.withLock {
-            Parameters(image: _image, path: _imagePath, contentMode: _contentMode, cropRect: _cropRect,
+            Parameters(image: _image, path: _imagePath, data: _imageData, playsAnimations: _playsAnimations, contentMode: _contentMode, cropRect: _cropRect,
                        forceUpscaling: _forceUpscaling, modification: _modification,
                        modificationIdentifier: _modificationIdentifier,
                        debugOverlay: ImageNode.showsScalingDebugOverlay, node: self)
@@ -160,21 +231,30 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
             }
         }
         let decoded: Result<Bitmap, RasterError>
+        var animation: (data: Data, decoder: AnimatedImageDecoder, delay: Double)?
         if let image = p.image {
             decoded = .success(image)
-        } else if let path = p.path {
+        } else if p.path != nil || p.data != nil {
             do throws(RasterError) {
-                if SVGImage.isSVG(path: path) {
+                let key = p.data == nil ? stamp.map { BitmapCache.Key(source: p.path!, stamp: $0, width: devicePixels.width, height: devicePixels.height) } : nil
+                if p.data == nil, let path = p.path, SVGImage.isSVG(path: path) {
                     // Vectors: rendered at exactly the node's pixels (cached per size), so they
                     // are drawn 1:1 below and stay sharp at any scale.
                     decoded = .success(try SVGRenderCache.render(path: path, width: devicePixels.width, height: devicePixels.height,
                                                                  contentMode: p.contentMode))
+                } else if let key, let cached = decodedImageCache.bitmap(for: key) {
+                    decoded = .success(cached)
                 } else {
-                    let key = stamp.map { BitmapCache.Key(source: path, stamp: $0, width: devicePixels.width, height: devicePixels.height) }
-                    if let key, let cached = decodedImageCache.bitmap(for: key) {
-                        decoded = .success(cached)
+                    let data: Data
+                    if let d = p.data { data = d } else { data = try ImageDecoder.readFile(p.path!) }
+                    if AnimatedImageDecoder.mayAnimate(data) {
+                        // GIF/WebP: frame 0 now; the decoder, past it, goes on in the player.
+                        let decoder = try AnimatedImageDecoder(data: data)
+                        guard let first = try decoder.nextFrame() else { throw RasterError.corrupt("no frame in the image") }
+                        decoded = .success(first.canvas)
+                        if p.playsAnimations { animation = (data, decoder, first.delay) }
                     } else {
-                        let bitmap = try ImageDecoder.decode(contentsOf: path, targetSize: devicePixels).bitmap
+                        let bitmap = try ImageDecoder.decode(data: data, targetSize: devicePixels).bitmap
                         if let key { decodedImageCache.insert(bitmap, for: key) }
                         // Draw through a view: the cached bitmap's own pixman image stays untouched.
                         decoded = .success((try? Bitmap(wrapping: bitmap.data, width: bitmap.width, height: bitmap.height,
@@ -182,18 +262,45 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
                     }
                 }
             } catch {
-                decoded = .failure(error)
+                if let path = p.path, case let .io(_, reason) = error { decoded = .failure(.io(path: path, reason: reason)) }
+                else { decoded = .failure(error) }
             }
         } else {
+            p.node?.stagePlayer(nil)
             return
         }
         let errorNode = p.node
-        var source: Bitmap
+        let source: Bitmap
         switch decoded {
         case let .success(b): source = b; errorNode?.recordError(nil)
-        case let .failure(e): errorNode?.recordError(e); return
+        case let .failure(e): errorNode?.recordError(e); errorNode?.stagePlayer(nil); return
         }
         if isCancelled() { throw RasterError.cancelled }
+        try render(source, p, context, modifiedKey: modifiedKey, isCancelled: isCancelled)
+        // The player draws later frames exactly as this one was drawn, into bitmaps of this size.
+        if let animation, let node = p.node {
+            let size = context.bounds.size, scale = context.scale
+            let player = AnimatedImagePlayer(data: animation.data, decoder: animation.decoder, firstDelay: animation.delay,
+                                             maxPixels: RasterLimits.defaultMaxImagePixels) { canvas in
+                let bitmap = try Bitmap(size: size, scale: scale)
+                try render(canvas, p, DrawContext(canvas: Canvas(bitmap: bitmap, scale: scale), bounds: Rect(size: size), scale: scale),
+                           isCancelled: { false })
+                return bitmap
+            }
+            node.stagePlayer(player)
+        } else {
+            p.node?.stagePlayer(nil)
+        }
+    }
+
+    /// Draws a decoded image (or an animation frame's canvas) as the node shows it: content
+    /// mode, crop, modification, debug overlay. `modifiedKey`: where to keep the modified image in
+    /// `modifiedImageCache` (nil for animation frames, which are never cached).
+    static func render(_ source: Bitmap, _ p: Parameters, _ context: DrawContext, modifiedKey: BitmapCache.Key? = nil,
+                       isCancelled: () -> Bool) throws {
+        var source = source
+        let devicePixels = (width: Int((context.bounds.width * context.scale).rounded(.up)),
+                            height: Int((context.bounds.height * context.scale).rounded(.up)))
         var mode = p.contentMode
         if !p.forceUpscaling, (mode == .aspectFit || mode == .aspectFill || mode == .scaleToFill),
            source.width <= devicePixels.width, source.height <= devicePixels.height, p.cropRect.size == .zero {
@@ -231,6 +338,50 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
                 context.canvas.draw(label, at: Point(x: r.minX + 3, y: r.minY + 1))
             }
         }
+    }
+
+    // MARK: Animation (main thread, except stagePlayer)
+
+    /// Display queue: the player the job just prepared (nil: the image does not animate).
+    func stagePlayer(_ player: AnimatedImagePlayer?) {
+        lock.withLock { _stagedPlayer = player }
+    }
+
+    /// Main thread: the display result is on the layer; the player prepared with it drives the
+    /// layer's frames from now on (playing while the node is visible).
+    override func didApplyDisplayResult() {
+        let staged = lock.withLock { () -> AnimatedImagePlayer? in
+            defer { _stagedPlayer = nil }
+            return _stagedPlayer
+        }
+        installPlayer(staged)
+    }
+
+    private func installPlayer(_ new: AnimatedImagePlayer?) {
+        guard new !== player else { return }
+        player?.pause()
+        player = new
+        lock.withLock { _installedPlayer = new }
+        layer?.contentsSource = new
+        if interfaceState.contains(.visible) { new?.resume() }
+    }
+
+    /// Main thread: an animation plays from where it paused. Subclasses call `super`.
+    open override func didEnterVisibleState() {
+        super.didEnterVisibleState()
+        player?.resume()
+    }
+
+    /// Main thread: an animation pauses and releases its decoded frames. Subclasses call `super`.
+    open override func didExitVisibleState() {
+        super.didExitVisibleState()
+        player?.pause()
+    }
+
+    /// Main thread: the contents are gone; so is the player. Subclasses call `super`.
+    open override func didExitDisplayState() {
+        super.didExitDisplayState()
+        installPlayer(nil)
     }
 
     // MARK: Helpers (Texture's ASImageNode+Helpers)

@@ -166,6 +166,9 @@ struct AnimationClock {
     /// Some running animation will end by itself (not one repeating forever).
     private(set) var hasEndingAnimations = false
 
+    /// Something other than an animation (an animated image's frames) needs the next frame too.
+    mutating func noteRunningContents() { hasRunningAnimations = true }
+
     mutating func beginFrame() {
         hasRunningAnimations = false
         hasEndingAnimations = false

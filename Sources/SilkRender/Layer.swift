@@ -95,6 +95,9 @@ public final class Layer: CustomStringConvertible {
     public var isOpaque = false { didSet { if isOpaque != oldValue { invalidate() } } }
     /// A debugging name shown in descriptions.
     public var name: String?
+    /// Frames chosen by the render thread at each frame's time (an animated image); while it
+    /// answers nil, ``contents`` shows. Main thread, like every layer property.
+    public var contentsSource: (any LayerContentsSource)? { didSet { if contentsSource !== oldValue { invalidate() } } }
 
     /// The child layers, back to front.
     public private(set) var sublayers: [Layer] = []
@@ -210,7 +213,8 @@ public final class Layer: CustomStringConvertible {
             backgroundColor: backgroundColor, borderColor: borderColor, borderWidth: borderWidth,
             contents: contents, contentsGravity: contentsGravity, contentsScale: contentsScale,
             isOpaque: isOpaque, animations: animations, sublayers: sublayers.map { $0.snapshot() },
-            shadow: shadow, rendersAsGroup: rendersAsGroup, cornerClipping: cornerClipping)
+            shadow: shadow, rendersAsGroup: rendersAsGroup, cornerClipping: cornerClipping,
+            contentsSource: contentsSource)
         cachedSnapshot = s
         return s
     }

@@ -48,13 +48,17 @@ public final class LayerSnapshot: Sendable {
     public let rendersAsGroup: Bool
     /// The layer's ``Layer/cornerClipping`` at the commit.
     public let cornerClipping: CornerClipping
+    /// The layer's ``Layer/contentsSource`` at the commit, asked for contents at each frame's time.
+    public let contentsSource: (any LayerContentsSource)?
 
     init(id: Layer.LayerID, position: Point, bounds: Rect, transform: AffineTransform, anchorPoint: Point, opacity: Double,
          isHidden: Bool, clipsToBounds: Bool, cornerRadius: Double, backgroundColor: Color?,
          borderColor: Color?, borderWidth: Double, contents: Bitmap?, contentsGravity: ContentMode,
          contentsScale: Double, isOpaque: Bool, animations: [LayerAnimation], sublayers: [LayerSnapshot],
-         shadow: Shadow? = nil, rendersAsGroup: Bool = false, cornerClipping: CornerClipping = .clip) {
+         shadow: Shadow? = nil, rendersAsGroup: Bool = false, cornerClipping: CornerClipping = .clip,
+         contentsSource: (any LayerContentsSource)? = nil) {
         self.shadow = shadow?.sanitized; self.rendersAsGroup = rendersAsGroup; self.cornerClipping = cornerClipping
+        self.contentsSource = contentsSource
         self.id = id; self.position = position; self.bounds = bounds; self.transform = transform
         self.anchorPoint = anchorPoint
         self.opacity = opacity; self.isHidden = isHidden; self.clipsToBounds = clipsToBounds

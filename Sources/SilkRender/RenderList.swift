@@ -120,7 +120,14 @@ struct RenderListBuilder {
         // A layer that rounds its sublayers draws its border above them (as Core Animation
         // does), or they would cover it inside the rounded clip.
         let borderOnTop = roundsSublayers && v.borderWidth > 0 && v.borderColor != nil
-        let draws = v.backgroundColor != nil || s.contents != nil || (!borderOnTop && v.borderWidth > 0 && v.borderColor != nil)
+        // An animated image's frame for this frame time, else the committed contents.
+        var contents = s.contents
+        if let source = s.contentsSource {
+            let sample = source.contents(at: time)
+            if let frame = sample.bitmap { contents = frame }
+            if sample.isAnimating { clock.noteRunningContents() }
+        }
+        let draws = v.backgroundColor != nil || contents != nil || (!borderOnTop && v.borderWidth > 0 && v.borderColor != nil)
         let shadow = s.shadow.flatMap { $0.color.alpha > 0 ? $0 : nil }
         if draws || shadow != nil {
             var reach = deviceBounds
@@ -135,7 +142,7 @@ struct RenderListBuilder {
                     cornerRadius: max(0, v.cornerRadius), clipsContents: s.clipsToBounds || v.cornerRadius > 0,
                     backgroundColor: v.backgroundColor, borderColor: borderOnTop ? nil : v.borderColor,
                     borderWidth: borderOnTop ? 0 : v.borderWidth,
-                    contents: s.contents, contentsGravity: s.contentsGravity, contentsScale: s.contentsScale,
+                    contents: contents, contentsGravity: s.contentsGravity, contentsScale: s.contentsScale,
                     isOpaque: s.isOpaque, shadow: shadow))
             }
         }

@@ -117,7 +117,7 @@ import SilkGeometry
             do { _ = try ImageDecoder.decode(data: data); return nil } catch { return error }
         }
         #expect(error(Data()) == .unsupportedFormat("empty file"))
-        #expect(error(Data("hello, world".utf8)) == .unsupportedFormat("not a PNG or JPEG file"))
+        #expect(error(Data("hello, world".utf8)) == .unsupportedFormat("not a PNG, JPEG, GIF or WebP file"))
         if case .truncated = error(photo.prefix(photo.count / 2)) {} else { Issue.record("half a JPEG: \(String(describing: error(photo.prefix(photo.count / 2))))") }
         let cutPNG = error(png.prefix(png.count / 2))
         if case .truncated = cutPNG {} else { Issue.record("half a PNG: \(String(describing: cutPNG))") }

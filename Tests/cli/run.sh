@@ -88,6 +88,34 @@ expect_error svg-deep "deep.svg" -- snapshot image --image "$tmp/deep.svg"
 expect_error svg-many-elements "many.svg" -- snapshot image --image "$tmp/many.svg"
 printf '<svg xmlns="http://www.w3.org/2000/svg" width="1e6" height="1e6" viewBox="0 0 1000000 1000000"><circle cx="5e5" cy="5e5" r="4e5"/></svg>' >"$tmp/vast.svg"
 expect_png svg-huge-viewbox 200 100 -- snapshot image --image "$tmp/vast.svg" --size 200x100
+# GIF and WebP (first frame), and hostile ones: huge canvases, a cut LZW stream, a bad chunk size.
+animated="$(dirname "$0")/../SilkRasterTests/Inputs/animated"
+expect_png image-gif 64 48 -- snapshot image --image "$animated/disposal.gif" --size 64x48
+expect_png image-webp 64 48 -- snapshot image --image "$animated/anim.webp" --size 64x48
+expect_png image-webp-still 64 48 -- snapshot image --image "$animated/still.webp" --size 64x48
+python3 - "$tmp" "$animated" <<'PY'
+import struct, sys, os
+d, a = sys.argv[1], sys.argv[2]
+gif = open(os.path.join(a, "disposal.gif"), "rb").read()
+# 65535 x 65535 logical screen: 17 GB of canvas if believed.
+open(os.path.join(d, "huge.gif"), "wb").write(gif[:6] + struct.pack("<HH", 65535, 65535) + gif[10:])
+# Cut inside the first frame's LZW data.
+open(os.path.join(d, "cut.gif"), "wb").write(gif[:900])
+webp = bytearray(open(os.path.join(a, "anim.webp"), "rb").read())
+k = webp.index(b"VP8X")
+huge = bytearray(webp); huge[k + 12:k + 18] = b"\xff\x3f\x00\xff\x3f\x00"  # 16384 x 16384 canvas
+open(os.path.join(d, "huge.webp"), "wb").write(huge)
+bad = bytearray(webp); j = bad.index(b"ANMF"); bad[j + 4:j + 8] = b"\xff\xff\xff\x7f"  # chunk past the end
+open(os.path.join(d, "badchunk.webp"), "wb").write(bad)
+open(os.path.join(d, "riff.webp"), "wb").write(bytes(webp[:10]))
+PY
+expect_error huge-gif "huge.gif" -- snapshot image --image "$tmp/huge.gif"
+expect_error cut-gif "cut.gif" -- snapshot image --image "$tmp/cut.gif"
+expect_error huge-webp "huge.webp" -- snapshot image --image "$tmp/huge.webp"
+expect_error badchunk-webp "badchunk.webp" -- snapshot image --image "$tmp/badchunk.webp"
+expect_error cut-riff "riff.webp" -- snapshot image --image "$tmp/riff.webp"
+# Signage: animated GIF banners and a multiplex photo wall from the demo server, headless.
+expect_png demo-signage 480 270 -- demo signage --backend headless --size 480x270 --seconds 3
 
 # --- text files: any bytes -------------------------------------------------------------------
 printf 'Hello \xff\xfe invalid \xc3\x28 UTF-8 \xe2\x82 and a NUL \x00 byte.\n' >"$tmp/invalid.txt"

@@ -51,6 +51,20 @@ public final class DemoContent: @unchecked Sendable {
             if request.query["huge"] != nil { DemoContent.claimHugeSize(&data) }
             return DemoResponse(status: 200, contentType: "image/jpeg", body: data)
         }
+        if path.hasPrefix("/animated/"), path.hasSuffix(".gif"), let id = Int(path.dropFirst(10).dropLast(4)), 0...DemoContent.maximumID ~= id {
+            let w = min(640, max(8, request.int("w") ?? 160)), h = min(480, max(8, request.int("h") ?? 90))
+            let frames = min(500, max(1, request.int("frames") ?? 12)), delay = min(1000, max(0, request.int("delay") ?? 8))
+            // Made once per variant and kept with the photos (64 most recent).
+            let key = "gif-\(id)-\(w)x\(h)-\(frames)-\(delay)"
+            if let hit = locked({ photoCache[key] }) { return DemoResponse(status: 200, contentType: "image/gif", body: hit) }
+            let data = DemoGIF.make(id: id, width: w, height: h, frames: frames, delayCentiseconds: delay, loop: 0)
+            locked {
+                photoCache[key] = data
+                photoCacheOrder.append(key)
+                if photoCacheOrder.count > 64 { photoCache.removeValue(forKey: photoCacheOrder.removeFirst()) }
+            }
+            return DemoResponse(status: 200, contentType: "image/gif", body: data)
+        }
         if path.hasPrefix("/avatar/"), path.hasSuffix(".png"), let id = Int(path.dropFirst(8).dropLast(4)), 0...DemoContent.maximumID ~= id,
            let data = avatar(id: id) {
             return DemoResponse(status: 200, contentType: "image/png", body: data)

@@ -15,7 +15,8 @@ import Glibc
 /// ```
 ///
 /// Routes: `/feed?page=N&count=M` (JSON), `/photo/ID.jpg?w=W&h=H[&progressive=0|1]` (JPEG,
-/// progressive for even IDs by default), `/avatar/ID.png` (PNG), `/health` (text).
+/// progressive for even IDs by default), `/avatar/ID.png` (PNG), `/animated/ID.gif?w=W&h=H&frames=N&delay=CS`
+/// (an animated GIF looping forever: 160 × 90, 12 frames of 80 ms by default), `/health` (text).
 ///
 /// Fault options, as query parameters on any route (tests combine them):
 ///

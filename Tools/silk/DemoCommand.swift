@@ -29,6 +29,8 @@ struct DemoCommand: ParsableCommand {
         case form
         /// A photo feed (ASDKgram) from a local HTTP server the demo starts: infinite scroll.
         case feed
+        /// Digital signage: animated GIF banners and a multiplex photo wall from a local server.
+        case signage
     }
 
     @Argument(help: "Demo: \(Name.allCases.map(\.rawValue).joined(separator: ", ")).") var name: Name = .rainforest
@@ -145,6 +147,8 @@ struct DemoCommand: ParsableCommand {
             update = startFormDemo(window: window, fill: formFill, focus: formFocus)
         case .feed:
             update = startFeedDemo(window: window, app: app)
+        case .signage:
+            update = startSignageDemo(window: window, app: app)
         case .input:
             let scene = InputDemoNode()
             window.setRootNode(scene)

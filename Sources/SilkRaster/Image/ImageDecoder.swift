@@ -1,7 +1,8 @@
 import Foundation
 import SilkSystem
 
-/// Decodes PNG and JPEG data into premultiplied ARGB32 bitmaps.
+/// Decodes PNG, JPEG, GIF and WebP data into premultiplied ARGB32 bitmaps (GIF and WebP: the
+/// first frame; `AnimatedImageDecoder` plays them).
 ///
 /// ```swift
 /// public enum ImageDecoder {
@@ -31,7 +32,7 @@ import SilkSystem
 /// Thread-safe: each call uses its own decoder state; call it from any display queue.
 public enum ImageDecoder {
     /// The encodings the decoder reads, detected by magic bytes (never by file name).
-    public enum Format: String, Sendable { case png, jpeg }
+    public enum Format: String, Sendable { case png, jpeg, gif, webp }
 
     /// What the header says, read without decoding pixels (`probe(data:)`).
     public struct Info: Sendable, Equatable {
@@ -56,6 +57,8 @@ public enum ImageDecoder {
         switch format {
         case .png: return try PNGDecoder.probe(data)
         case .jpeg: return try JPEGDecoder.probe(data)
+        case .gif: return try GIFFrameDecoder.probe(data)
+        case .webp: return try WebPDecoder.probe(data)
         }
     }
 
@@ -68,6 +71,9 @@ public enum ImageDecoder {
         switch format {
         case .png: return try PNGDecoder.decode(data, maxPixels: maxPixels)
         case .jpeg: return try JPEGDecoder.decode(data, targetSize: targetSize, maxPixels: maxPixels)
+        // GIF and WebP: the first frame, composited on the canvas (AnimatedImageDecoder animates).
+        case .gif: return try GIFFrameDecoder.decode(data, maxPixels: maxPixels)
+        case .webp: return try WebPDecoder.decode(data, maxPixels: maxPixels)
         }
     }
 
@@ -88,7 +94,7 @@ public enum ImageDecoder {
     /// Reads a whole file with POSIX calls on one descriptor (no check-then-open race).
     /// Foundation's `FileManager.contents(atPath:)` leaked a 4 KiB buffer per call on some
     /// paths (LeakSanitizer, `make test-asan`) — a kiosk retrying a bad image would grow.
-    static func readFile(_ path: String) throws(RasterError) -> Data {
+    package static func readFile(_ path: String) throws(RasterError) -> Data {
         func failure(_ code: Int32) -> RasterError {
             .io(path: path, reason: code == ENOENT ? "no such file" : code == EISDIR ? "is a directory" : String(cString: strerror(code)))
         }
@@ -136,19 +142,23 @@ public enum ImageDecoder {
     static func detectFormat(_ d: Data) -> Format? {
         if d.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if d.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if d.starts(with: Array("GIF87a".utf8)) || d.starts(with: Array("GIF89a".utf8)) { return .gif }
+        if d.count >= 12, d.starts(with: Array("RIFF".utf8)), d.dropFirst(8).starts(with: Array("WEBP".utf8)) { return .webp }
         return nil
     }
 
     static func unsupported(_ d: Data) -> RasterError {
         if d.isEmpty { return .unsupportedFormat("empty file") }
         // The first bytes of a signature and nothing more: a file cut almost at once.
-        for (name, magic) in [("PNG", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] as [UInt8]), ("JPEG", [0xFF, 0xD8, 0xFF])]
+        for (name, magic) in [("PNG", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] as [UInt8]), ("JPEG", [0xFF, 0xD8, 0xFF]),
+                              ("GIF", Array("GIF89a".utf8)), ("WebP", Array("RIFF".utf8))]
         where d.count < magic.count && magic.starts(with: d) {
             return .truncated("\(name): only \(d.count) bytes of its signature")
         }
-        if d.starts(with: [0x47, 0x49, 0x46]) { return .unsupportedFormat("GIF is not supported (PNG and JPEG are)") }
-        if d.count >= 12, d.starts(with: [0x52, 0x49, 0x46, 0x46]) { return .unsupportedFormat("WebP/RIFF is not supported (PNG and JPEG are)") }
-        return .unsupportedFormat("not a PNG or JPEG file")
+        if d.starts(with: Array("GIF8".utf8)) { return .unsupportedFormat("GIF version other than 87a/89a") }
+        if d.count < 12, d.starts(with: Array("RIFF".utf8)) { return .truncated("WebP: only \(d.count) bytes of its RIFF header") }
+        if d.starts(with: Array("RIFF".utf8)) { return .unsupportedFormat("a RIFF file that is not WebP") }
+        return .unsupportedFormat("not a PNG, JPEG, GIF or WebP file")
     }
 }
 
