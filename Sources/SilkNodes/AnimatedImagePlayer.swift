@@ -112,7 +112,7 @@ final class AnimatedImagePlayer: LayerContentsSource, @unchecked Sendable {
             guard let d = due else {
                 due = time + currentDelay
                 _lockedScheduleDecode()
-                return LayerContentsSample(bitmap: current?.bitmap, isAnimating: true)
+                return LayerContentsSample(bitmap: current?.bitmap, isAnimating: true, ends: playCount != nil)
             }
             if time >= d {
                 if let next = ring.first {
@@ -130,7 +130,7 @@ final class AnimatedImagePlayer: LayerContentsSource, @unchecked Sendable {
                     return LayerContentsSample(bitmap: current?.bitmap, isAnimating: false)
                 }
             }
-            return LayerContentsSample(bitmap: current?.bitmap, isAnimating: true)
+            return LayerContentsSample(bitmap: current?.bitmap, isAnimating: true, ends: playCount != nil)
         }
     }
 

@@ -166,8 +166,12 @@ struct AnimationClock {
     /// Some running animation will end by itself (not one repeating forever).
     private(set) var hasEndingAnimations = false
 
-    /// Something other than an animation (an animated image's frames) needs the next frame too.
-    mutating func noteRunningContents() { hasRunningAnimations = true }
+    /// Something other than an animation (an animated image's frames) needs the next frame too;
+    /// `ends`: it stops by itself, so it counts as an ending animation.
+    mutating func noteRunningContents(ends: Bool) {
+        hasRunningAnimations = true
+        if ends { hasEndingAnimations = true }
+    }
 
     mutating func beginFrame() {
         hasRunningAnimations = false

@@ -22,10 +22,16 @@ public struct LayerContentsSample: Sendable {
     /// True while later frames may show something else: the render thread composites the next
     /// frame even without a commit.
     public var isAnimating: Bool
+    /// True when an animating source will stop by itself (a GIF that plays a given number of
+    /// times): like a finite ``LayerAnimation``, it is waited for by "presented, animations
+    /// included" (`RenderThread.waitUntilPresented(includingAnimations:)`, `Window.isDisplayed`);
+    /// one that loops for ever is not.
+    public var ends: Bool
 
-    /// A sample of `bitmap`, animating or not.
-    public init(bitmap: Bitmap?, isAnimating: Bool) {
+    /// A sample of `bitmap`, animating or not, ending by itself or not.
+    public init(bitmap: Bitmap?, isAnimating: Bool, ends: Bool = false) {
         self.bitmap = bitmap
         self.isAnimating = isAnimating
+        self.ends = ends
     }
 }

@@ -125,7 +125,7 @@ struct RenderListBuilder {
         if let source = s.contentsSource {
             let sample = source.contents(at: time)
             if let frame = sample.bitmap { contents = frame }
-            if sample.isAnimating { clock.noteRunningContents() }
+            if sample.isAnimating { clock.noteRunningContents(ends: sample.ends) }
         }
         let draws = v.backgroundColor != nil || contents != nil || (!borderOnTop && v.borderWidth > 0 && v.borderColor != nil)
         let shadow = s.shadow.flatMap { $0.color.alpha > 0 ? $0 : nil }
