@@ -5,7 +5,9 @@
 set -euo pipefail
 
 build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev
-  libfreetype6-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libpng-dev
+  # libfreetype-dev, not libfreetype6-dev: that name is transitional in bookworm and only virtual
+  # in trixie (Raspberry Pi OS 13), where dpkg never reports it installed.
+  libfreetype-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libpng-dev
   libjpeg62-turbo-dev libturbojpeg0-dev fonts-dejavu-core
   # FoundationNetworking (SilkNetworkImage) links libcurl; a static-stdlib build needs libcurl.so.
   libcurl4-openssl-dev
