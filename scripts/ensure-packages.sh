@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ensure-packages.sh build|test|demo — makes sure the Debian packages Silk needs are installed.
+# ensure-packages.sh build|test|demo|portability — makes sure the Debian packages Silk needs are installed.
 # As root it installs what is missing with apt-get; otherwise it prints the exact apt-get line
 # and exits 1. On a system without dpkg it only warns (install the equivalents yourself).
 set -euo pipefail
@@ -30,13 +30,18 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   # The benchmark smoke test validates `silk bench --json` against docs/benchmark.schema.json.
   python3-jsonschema)
 
+# make test-portability / test-arm64 (docs/portability.md): Debian roots (mmdebstrap), the emulated
+# ARM boards (QEMU, the Pi 3B device tree, initramfs tools) and the pixel comparisons (PIL).
+portability_pkgs=(mmdebstrap qemu-system-arm device-tree-compiler cpio xz-utils python3-pil)
+
 want=("${build_pkgs[@]}")
 optional=()
 case "${1:-build}" in
   build) ;;
   demo) optional=("${demo_fonts[@]}") ;;
   test) want+=("${test_pkgs[@]}") ;;
-  *) echo "usage: $0 build|test|demo" >&2; exit 2 ;;
+  portability) want=("${portability_pkgs[@]}") ;;
+  *) echo "usage: $0 build|test|demo|portability" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
