@@ -18,6 +18,12 @@
 set -euo pipefail
 A=$1 SILK=$2 WORK=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
+# Commands in the arm64 root (under qemu-user, with /proc and /dev): scripts/debian-root.sh.
+name=$(basename "$A"); export SILK_ROOTS; SILK_ROOTS=$(dirname "$A")
+inroot() { SILK_ROOT_BIND="" "$HERE/../../scripts/debian-root.sh" run "${name%-*}" "${name##*-}" "$@"; }
+# qemu-user for those (Tests/arm64/binfmt.sh), unless run.sh registered it already.
+QEMU_USER=$SILK_ROOTS/${name%-*}-amd64/usr/bin/qemu-aarch64
+OWN_BINFMT=no; [ "$("$HERE/binfmt.sh" register "$QEMU_USER")" = registered ] && OWN_BINFMT=yes
 BUDGET=${BOARDS_TIMEOUT:-150}   # seconds per VM: TCG boots of an arm64 kernel take 20-60 s here
 W_=1024 H_=768
 T0=$SECONDS
@@ -32,13 +38,12 @@ log "kernel $KVER"
 
 # The reference, rendered by the same binary and libraries (in the background).
 cp "$SILK" "$A/tmp/silk-boards"
-chroot "$A" /usr/bin/env -i PATH=/usr/bin SILK_ASSETS=/tmp/silk-assets SILK_KIOSK_CLOCK=09:41:00 HOME=/tmp \
-  sh -c "cd /tmp && /tmp/silk-boards snapshot kiosk --size ${W_}x${H_} --out /tmp/kiosk-boards.png" > "$WORK/reference.log" 2>&1 &
-REF=$!
 rm -rf "$A/tmp/silk-assets"; cp -r "$HERE/../../assets" "$A/tmp/silk-assets"
+inroot sh -c "cd /tmp && SILK_ASSETS=/tmp/silk-assets SILK_KIOSK_CLOCK=09:41:00 /tmp/silk-boards snapshot kiosk --size ${W_}x${H_} --out /tmp/kiosk-boards.png" > "$WORK/reference.log" 2>&1 &
+REF=$!
 # Whether this silk has the KMS presenter yet (see the KMS hook at the end).
 HAS_KMS=no
-chroot "$A" /tmp/silk-boards demo --help 2>&1 | grep -qw kms && HAS_KMS=yes
+inroot /tmp/silk-boards demo --help 2>&1 | grep -qw kms && HAS_KMS=yes
 
 # The initramfs: busybox, silk, its libraries, data, and the virt board's modules (unpacked:
 # busybox's insmod reads no .ko.xz).
@@ -46,7 +51,7 @@ R=$WORK/initramfs; mkdir -p "$R"/{bin,proc,sys,dev,tmp,etc,var/cache/fontconfig,
 ln -s usr/lib "$R/lib"
 cp "$A/usr/bin/busybox" "$R/bin/busybox"
 cp "$SILK" "$R/silk"
-chroot "$A" /usr/lib/ld-linux-aarch64.so.1 --list /tmp/silk-boards | awk '{print ($3 ~ /^\//) ? $3 : $1}' | grep '^/' | sort -u |
+inroot /usr/lib/ld-linux-aarch64.so.1 --list /tmp/silk-boards | awk '{print ($3 ~ /^\//) ? $3 : $1}' | grep '^/' | sort -u |
 while read -r l; do
   real=$(chroot "$A" readlink -f "$l"); mkdir -p "$R$(dirname "$real")" "$R$(dirname "$l")"
   cp -L "$A$real" "$R$real"; [ -e "$R$l" ] || cp -L "$A$real" "$R$l"
@@ -108,7 +113,7 @@ cp "$A/tmp/kiosk-boards.png" "$WORK/reference.png"; rm -rf "$A/tmp/silk-boards" 
 log "initramfs $(du -h "$WORK/initrd.gz" | cut -f1) ($(wc -l < "$WORK/modules.order") modules); reference rendered"
 
 PASSED=0 FAILED=0 QEMUPID=""
-trap '[ -n "$QEMUPID" ] && kill $QEMUPID 2>/dev/null || true' EXIT
+trap '[ -n "$QEMUPID" ] && kill $QEMUPID 2>/dev/null; [ $OWN_BINFMT = yes ] && "$HERE/binfmt.sh" unregister; true' EXIT
 run_board() {  # name checker-mode qemu-args…
   [ -z "${BOARDS_ONLY:-}" ] || [[ ",$BOARDS_ONLY," == *",$1,"* ]] || return 0
   local name=$1 mode=$2 d=$WORK/$1; shift 2
@@ -118,7 +123,7 @@ run_board() {  # name checker-mode qemu-args…
     -serial file:"$d/serial.log" -qmp unix:"$d/qmp.sock",server=on,wait=off -pidfile "$d/qemu.pid" -daemonize
   QEMUPID=$(cat "$d/qemu.pid")
   local out rc=0
-  out=$(timeout "$BUDGET" python3 "$HERE/boards_check.py" "$d" "$WORK/reference.png" "$mode") || rc=$?
+  out=$(timeout "$BUDGET" /usr/bin/python3 "$HERE/boards_check.py" "$d" "$WORK/reference.png" "$mode") || rc=$?
   echo "$out" | sed "s/^/boards $name: /"
   kill "$QEMUPID" 2>/dev/null || true; QEMUPID=""
   local p f; p=$(echo "$out" | grep -c '^PASS' || true); f=$(echo "$out" | grep -c '^FAIL' || true)

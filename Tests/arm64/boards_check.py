@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """boards_check.py WORKDIR REFERENCE.png MODE — checks one emulated ARM board (boards.sh) running
 `silk demo kiosk`. MODE: fbdev-32 | fbdev-16 (Raspberry Pi 3B), virt-fbdev | virt-kms (virt).
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """compare.py REFERENCE_DIR OTHER_DIR… — compares every PNG in REFERENCE_DIR (x86-64 snapshots)
 with the PNG of the same name in each OTHER_DIR (aarch64 snapshots), pixel for pixel.
 

@@ -10,7 +10,8 @@
 #              existing qemu-aarch64 entry (bookworm's 7.2 crashes the Swift driver) is only
 #              shadowed. binfmt_misc is mounted if it was not.
 #   3. cross   the amd64 root's Swift cross-compiles Silk for aarch64-unknown-linux-gnu against
-#              the arm64 root (--sdk, -resource-dir, lld): the tests (debug) and `silk` (release).
+#              the arm64 root (--sdk, -resource-dir, lld): the tests and `silk` (debug);
+#      release `silk` in release.
 #              Compiling under emulation instead takes well over an hour.
 #   4. unit    `swift test --skip-build` on aarch64, in the arm64 root under qemu-user.
 #   5. native  the same sources built natively in the amd64 root (debug): x86-64 with the same
@@ -21,7 +22,7 @@
 #              (virtio-gpu-pci) boot Debian's arm64 kernel with an initramfs holding the aarch64
 #              release `silk`; the kiosk demo on fbdev must equal `silk snapshot kiosk` in every
 #              pixel (Tests/arm64/boards.sh).
-# ARM64_STEPS=cross,unit,… runs only those steps (roots and binfmt always). Exits non-zero on any
+# ARM64_STEPS=cross,release,unit,… runs only those steps (roots and binfmt always). Exits non-zero on any
 # failure; prints "arm64 [time] …" lines. Needs root, mmdebstrap, qemu-system-arm,
 # device-tree-compiler, cpio, python3 and xz-utils on the host.
 set -euo pipefail
@@ -29,7 +30,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DR=$ROOT/scripts/debian-root.sh
 SILK_ROOTS=${SILK_ROOTS:-/var/cache/silk-roots}; export SILK_ROOTS
 SUITE=trixie
-STEPS=${ARM64_STEPS:-cross,unit,native,scenes,boards}
+STEPS=${ARM64_STEPS:-cross,release,unit,native,scenes,boards}
 T0=$SECONDS
 log() { echo "arm64 $(printf '[%4ds]' $((SECONDS - T0))) $*"; }
 step() { [[ ",$STEPS," == *",$1,"* ]]; }
@@ -49,29 +50,26 @@ AMD=$("$DR" path $SUITE amd64) ARM=$("$DR" path $SUITE arm64)
 log "roots ready"
 
 # 2. binfmt_misc: aarch64 ELF executables → the amd64 root's static qemu-aarch64 10.
-BM=/proc/sys/fs/binfmt_misc
-[ -e $BM/register ] || mount -t binfmt_misc binfmt_misc $BM
 QEMU_USER=$AMD/usr/bin/qemu-aarch64
 [ -x "$QEMU_USER" ] || { echo "arm64: $QEMU_USER missing (the root lacks qemu-user)"; exit 2; }
-unregister() { [ -e $BM/silk-aarch64 ] && echo -1 > $BM/silk-aarch64 || true; }
-unregister
-magic='\x7f\x45\x4c\x46\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00'
-mask='\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
-echo ":silk-aarch64:M:0:$magic:$mask:$QEMU_USER:PF" > $BM/register
-trap unregister EXIT
+if [ "$("$ROOT/Tests/arm64/binfmt.sh" register "$QEMU_USER")" = registered ]; then
+  trap '"$ROOT/Tests/arm64/binfmt.sh" unregister' EXIT
+fi
 log "binfmt: $("$DR" run $SUITE arm64 uname -m) via $("$QEMU_USER" --version | head -1)"
 
-# Sources: one copy of the working tree, built by both roots at the same paths (/src, /build),
-# so the tests built by the amd64 root's cross compiler run in the arm64 root.
+# Sources: one copy of the working tree, built by both roots at the same paths (/src, /xbuild),
+# so the tests built by the amd64 root's cross compiler run in the arm64 root. (/xbuild, not
+# /build: SwiftPM's lock is named after the scratch path, in the root's /tmp, and the native
+# x86-64 build of step 5 uses /build in the same root.)
 W=$SILK_ROOTS/work/$SUITE-cross-arm64
 src=$("$DR" source $SUITE-cross-arm64); build=$W/build
-export SILK_ROOT_BIND="$src:/src $build:/build $ARM:/sysroot:ro"
+export SILK_ROOT_BIND="$src:/src $build:/xbuild $ARM:/sysroot:ro"
 cross() {  # cross CONFIG [swift build options…]
   "$DR" run $SUITE amd64 sh -c '
     cd /src
     export PKG_CONFIG_SYSROOT_DIR=/sysroot PKG_CONFIG_LIBDIR=/sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:/sysroot/usr/share/pkgconfig
     export PKG_CONFIG_PATH=$PKG_CONFIG_LIBDIR
-    exec swift build --scratch-path /build "$@" --triple aarch64-unknown-linux-gnu --sdk /sysroot \
+    exec swift build --scratch-path /xbuild "$@" --triple aarch64-unknown-linux-gnu --sdk /sysroot \
       -Xswiftc -sdk -Xswiftc /sysroot -Xswiftc -resource-dir -Xswiftc /sysroot/usr/lib/swift \
       -Xswiftc -use-ld=lld -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -rpath -Xlinker /usr/lib/swift/linux' sh "$@"
 }
@@ -81,19 +79,21 @@ if step cross; then
   log "cross: tests (debug) for aarch64"
   if cross --build-tests > $W/cross-debug.log 2>&1; then log "cross: debug built"
   else fail "cross-build (debug): $W/cross-debug.log"; grep -E 'error:' $W/cross-debug.log | head -20; fi
+fi
+if step release; then
   log "cross: silk (release) for aarch64"
   if cross -c release --product silk > $W/cross-release.log 2>&1; then log "cross: release built"
   else fail "cross-build (release): $W/cross-release.log"; grep -E 'error:' $W/cross-release.log | head -20; fi
 fi
-SILK_DEBUG=/build/aarch64-unknown-linux-gnu/debug/silk
-SILK_RELEASE=/build/aarch64-unknown-linux-gnu/release/silk
-[ -f "$build${SILK_RELEASE#/build}" ] && log "silk for aarch64: $(file -b "$build${SILK_RELEASE#/build}" | cut -d, -f1-2)"
+SILK_DEBUG=/xbuild/aarch64-unknown-linux-gnu/debug/silk
+SILK_RELEASE=/xbuild/aarch64-unknown-linux-gnu/release/silk
+[ -f "$build${SILK_RELEASE#/xbuild}" ] && log "silk for aarch64: $(file -b "$build${SILK_RELEASE#/xbuild}" | cut -d, -f1-2)"
 
 # 4. Unit tests on aarch64 under qemu-user.
 if step unit; then
   log "unit: swift test on aarch64 (qemu-user)"
   rc=0
-  "$DR" run $SUITE arm64 sh -c 'cd /src && swift test --skip-build --scratch-path /build' > $W/unit-tests.log 2>&1 || rc=$?
+  "$DR" run $SUITE arm64 sh -c 'cd /src && swift test --skip-build --scratch-path /xbuild' > $W/unit-tests.log 2>&1 || rc=$?
   "$ROOT/Tests/portability/summarize.py" "$SUITE arm64" $W/unit-tests.log $rc || fail "unit tests on aarch64: $W/unit-tests.log"
 fi
 
@@ -120,19 +120,25 @@ P
   shoot='cd /tmp && for s in '"$scenes"'; do for k in 1 2; do
       SILK_ASSETS=/src/assets SILK_KIOSK_CLOCK=09:41:00 $0 snapshot $s --scale $k --out /out/$s@${k}x.png >/dev/null 2>>/out/errors.log || echo "$s@${k}x: exit $?" >> /out/errors.log
     done; done'
-  SILK_ROOT_BIND="$src:/src $build:/build $S/arm64-debug:/out" "$DR" run $SUITE arm64 sh -c "$shoot" $SILK_DEBUG &
+  SILK_ROOT_BIND="$src:/src $build:/xbuild $S/arm64-debug:/out" "$DR" run $SUITE arm64 sh -c "$shoot" $SILK_DEBUG &
   p1=$!
-  SILK_ROOT_BIND="$src:/src $build:/build $S/arm64-release:/out" "$DR" run $SUITE arm64 sh -c "$shoot" $SILK_RELEASE &
-  p2=$!
+  p2=""
+  if [ -f "$build${SILK_RELEASE#/xbuild}" ]; then
+    SILK_ROOT_BIND="$src:/src $build:/xbuild $S/arm64-release:/out" "$DR" run $SUITE arm64 sh -c "$shoot" $SILK_RELEASE &
+    p2=$!
+  else rmdir "$S/arm64-release"; log "scenes: no release build for aarch64 (step release): debug only"; fi
   SILK_ROOT_BIND="$src:/src $NW/build:/build $S/amd64-debug:/out" "$DR" run $SUITE amd64 sh -c "$shoot" /build/x86_64-unknown-linux-gnu/debug/silk
   wait $p1 $p2 || true
-  python3 "$ROOT/Tests/arm64/compare.py" "$S/amd64-debug" "$S/arm64-debug" "$S/arm64-release" || fail "scenes differ between x86-64 and aarch64"
+  /usr/bin/python3 "$ROOT/Tests/arm64/compare.py" "$S/amd64-debug" "$S"/arm64-* || fail "scenes differ between x86-64 and aarch64"
 fi
 
 # 7. Emulated boards.
 if step boards; then
   log "boards: Raspberry Pi 3B and virt"
-  "$ROOT/Tests/arm64/boards.sh" "$ARM" "$build${SILK_RELEASE#/build}" "$W/boards" || fail "emulated boards"
+  # The release build (as a board would run); ARM64_BOARDS_CONFIG=debug uses the debug one.
+  bsilk=$build/aarch64-unknown-linux-gnu/${ARM64_BOARDS_CONFIG:-release}/silk
+  [ -f "$bsilk" ] || { echo "arm64: $bsilk missing (step release, or ARM64_BOARDS_CONFIG=debug)"; exit 2; }
+  "$ROOT/Tests/arm64/boards.sh" "$ARM" "$bsilk" "$W/boards" || fail "emulated boards"
 fi
 
 log "done: ${#FAILED[@]} failed${FAILED:+: ${FAILED[*]}}"

@@ -22,16 +22,36 @@ for suite in ${*:-trixie sid}; do
   src=$("$DR" source "$suite-amd64"); build=$SILK_ROOTS/work/$suite-amd64/build
   export SILK_ROOT_BIND="$src:/src $build:/build"
   log "$suite: $("$DR" run "$suite" amd64 swift --version 2>&1 | head -1)"
-  if ! "$DR" run "$suite" amd64 sh -c 'cd /src && swift build --build-tests --scratch-path /build' \
+  # sid's swiftlang 6.2.3 ships _Testing_Foundation.swiftmodule (Swift Testing's Foundation
+  # overlay, which every test importing both modules links) without lib_Testing_Foundation.so:
+  # an empty stand-in lets the tests link; Silk's tests use none of the overlay's symbols.
+  extra="" lib=$("$DR" path "$suite" amd64)/usr/lib/swift/linux
+  if [ -e "$lib/_Testing_Foundation.swiftmodule" ] && [ ! -e "$lib/lib_Testing_Foundation.so" ]; then
+    "$DR" run "$suite" amd64 sh -c 'mkdir -p /build/stub && clang -shared -o /build/stub/lib_Testing_Foundation.so -x c /dev/null'
+    extra="-Xlinker -L/build/stub -Xlinker -rpath -Xlinker /build/stub"
+    log "$suite: lib_Testing_Foundation.so missing from the toolchain: linking the tests with an empty stand-in"
+  fi
+  if ! "$DR" run "$suite" amd64 sh -c "cd /src && swift build --build-tests --scratch-path /build $extra" \
        > "$build/../build.log" 2>&1; then
     log "$suite: FAIL build (log: $build/../build.log)"; grep -E 'error:' "$build/../build.log" | head -20
     failed=1; continue
   fi
   log "$suite: built (with tests)"
   rc=0
-  "$DR" run "$suite" amd64 sh -c 'cd /src && swift test --skip-build --scratch-path /build' \
+  "$DR" run "$suite" amd64 sh -c "cd /src && swift test --skip-build --scratch-path /build $extra" \
     > "$build/../test.log" 2>&1 || rc=$?
-  "$ROOT/Tests/portability/summarize.py" "$suite" "$build/../test.log" "$rc" || failed=1
+  if ! "$ROOT/Tests/portability/summarize.py" "$suite" "$build/../test.log" "$rc" "$build/../failed.txt"; then
+    # Timing-sensitive tests (network timeouts, frame timelines) can fail on a loaded machine:
+    # the failed ones run once more, alone; the run fails only if they fail again.
+    if [ -s "$build/../failed.txt" ]; then
+      filter=$(paste -sd'|' "$build/../failed.txt")
+      log "$suite: running the failed tests again, alone: $filter"
+      rc=0
+      "$DR" run "$suite" amd64 sh -c "cd /src && swift test --skip-build --scratch-path /build $extra --filter '$filter'" \
+        > "$build/../retry.log" 2>&1 || rc=$?
+      "$ROOT/Tests/portability/summarize.py" "$suite (again)" "$build/../retry.log" "$rc" || failed=1
+    else failed=1; fi
+  fi
   log "$suite: done"
 done
 exit $failed
