@@ -16,13 +16,15 @@
 #   4. unit    `swift test --skip-build` on aarch64, in the arm64 root under qemu-user.
 #   5. native  the same sources built natively in the amd64 root (debug): x86-64 with the same
 #              Swift and libraries, to compare with.
-#   6. scenes  every `silk snapshot` scene at scale 1 and 2, made on aarch64 (debug and release)
-#              and on x86-64 (debug), compared pixel for pixel (Tests/arm64/compare.py).
+#   6. scenes  every `silk snapshot` scene at scale 1 and 2 (ARM64_SCALES), made on aarch64
+#              (debug, and release when built) and on x86-64 (debug), compared pixel for pixel
+#              (Tests/arm64/compare.py).
 #   7. boards  QEMU's Raspberry Pi 3B (simple-framebuffer, 32 and 16 bpp) and the `virt` board
 #              (virtio-gpu-pci) boot Debian's arm64 kernel with an initramfs holding the aarch64
 #              release `silk`; the kiosk demo on fbdev must equal `silk snapshot kiosk` in every
 #              pixel (Tests/arm64/boards.sh).
-# ARM64_STEPS=cross,release,unit,… runs only those steps (roots and binfmt always). Exits non-zero on any
+# ARM64_STEPS=cross,release,unit,… runs only those steps (roots and binfmt always). One run at a
+# time: each run refreshes the source copy that the roots build and test. Exits non-zero on any
 # failure; prints "arm64 [time] …" lines. Needs root, mmdebstrap, qemu-system-arm,
 # device-tree-compiler, cpio, python3 and xz-utils on the host.
 set -euo pipefail
@@ -117,8 +119,15 @@ body = open(sys.argv[1]).read().split('enum SceneName', 1)[1].split('var default
 print(' '.join(re.findall(r'^\s*case (\w+)\s*$', body, re.M)))
 P
 )
-  shoot='cd /tmp && for s in '"$scenes"'; do for k in 1 2; do
-      SILK_ASSETS=/src/assets SILK_KIOSK_CLOCK=09:41:00 $0 snapshot $s --scale $k --out /out/$s@${k}x.png >/dev/null 2>>/out/errors.log || echo "$s@${k}x: exit $?" >> /out/errors.log
+  # The image scene draws a file: a JPEG (libjpeg-turbo) and a PNG (libpng) from the assets.
+  shoot='cd /tmp && export SILK_ASSETS=/src/assets SILK_KIOSK_CLOCK=09:41:00
+    snap() { name=$1; shift; $silk snapshot "$@" --out /out/$name.png >/dev/null 2>>/out/errors.log || echo "$name: exit $?" >> /out/errors.log; }
+    silk=$0
+    for s in '"$scenes"'; do for k in '"${ARM64_SCALES:-1 2}"'; do
+      if [ $s = image ]; then
+        snap image-jpeg@${k}x image --scale $k --image /src/assets/photos/dune.jpg
+        snap image-png@${k}x image --scale $k --image /src/assets/photos/debian-logo.png
+      else snap $s@${k}x $s --scale $k; fi
     done; done'
   SILK_ROOT_BIND="$src:/src $build:/xbuild $S/arm64-debug:/out" "$DR" run $SUITE arm64 sh -c "$shoot" $SILK_DEBUG &
   p1=$!
@@ -127,7 +136,7 @@ P
     SILK_ROOT_BIND="$src:/src $build:/xbuild $S/arm64-release:/out" "$DR" run $SUITE arm64 sh -c "$shoot" $SILK_RELEASE &
     p2=$!
   else rmdir "$S/arm64-release"; log "scenes: no release build for aarch64 (step release): debug only"; fi
-  SILK_ROOT_BIND="$src:/src $NW/build:/build $S/amd64-debug:/out" "$DR" run $SUITE amd64 sh -c "$shoot" /build/x86_64-unknown-linux-gnu/debug/silk
+  SILK_ROOT_BIND="$src:/src $NW/build:/build $S/amd64-debug:/out" "$DR" run $SUITE amd64 sh -c "$shoot" /build/debug/silk
   wait $p1 $p2 || true
   /usr/bin/python3 "$ROOT/Tests/arm64/compare.py" "$S/amd64-debug" "$S"/arm64-* || fail "scenes differ between x86-64 and aarch64"
 fi

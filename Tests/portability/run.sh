@@ -2,7 +2,7 @@
 # run.sh [SUITE…] — `make test-portability`: builds Silk and runs its unit tests with another
 # Debian release's Swift and libraries, in a Debian root (scripts/debian-root.sh):
 #   trixie: swiftlang 6.0.3, libwayland 1.23, the base of Raspberry Pi OS 13;
-#   sid:    swiftlang 6.2.3, libwayland 1.24 or newer.
+#   sid:    swiftlang 6.2.3, libwayland 1.26 (2026-11).
 # Default: both. The working tree's files are copied into $SILK_ROOTS/work/SUITE-amd64/src and
 # built in …/build (incremental on later runs); nothing is written to the checkout.
 # The unit tests' text goldens were recorded with bookworm's fonts; a root's fonts differ (other
