@@ -161,6 +161,18 @@ bench-smoke:
 	@scripts/validate-bench-json.py $(OUT)/bench-smoke/quick.json
 	@python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n", "not a PNG"; print("bench-smoke: plot %dx%d" % struct.unpack(">II", d[16:24]))' $(OUT)/bench-smoke/quick.png
 
+## Other toolchains and aarch64 (docs/portability.md): not part of `make test` (first run creates
+## Debian roots in $(SILK_ROOTS), default /var/cache/silk-roots; needs root and the Debian archive).
+## test-portability: build + unit tests with trixie's Swift 6.0.3 and sid's 6.2.3 and their libraries.
+## test-arm64: cross-build for aarch64, unit tests under qemu-user, scenes vs x86-64, emulated boards.
+.PHONY: test-portability test-arm64 deps-portability
+deps-portability:
+	@scripts/ensure-packages.sh portability
+test-portability: deps-portability
+	Tests/portability/run.sh
+test-arm64: deps-portability
+	Tests/arm64/run.sh
+
 ## Re-record golden snapshots after an intended visual change (then look at the PNGs!).
 record-golden:
 	SILK_RECORD_GOLDEN=1 $(SWIFT) test --filter Golden || true

@@ -43,7 +43,7 @@ let package = Package(
     targets: [
         // MARK: C bindings (the only targets that touch C)
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: ["libpixman-1-dev"]),
-        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype6-dev"]),
+        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: ["libharfbuzz-dev"]),
         systemLibrary("CFontconfig", pkgConfig: "fontconfig", apt: ["libfontconfig-dev"]),
         systemLibrary("CFribidi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),

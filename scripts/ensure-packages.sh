@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# ensure-packages.sh build|test|demo|peers — makes sure the Debian packages Silk needs are installed.
+# ensure-packages.sh build|test|demo|peers|portability — makes sure the Debian packages Silk needs are installed.
 # As root it installs what is missing with apt-get; otherwise it prints the exact apt-get line
 # and exits 1. On a system without dpkg it only warns (install the equivalents yourself).
 set -euo pipefail
 
 build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev
-  libfreetype6-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libpng-dev
+  # libfreetype-dev, not libfreetype6-dev: that name is transitional in bookworm and only virtual
+  # in trixie (Raspberry Pi OS 13), where dpkg never reports it installed.
+  libfreetype-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libpng-dev
   libjpeg62-turbo-dev libturbojpeg0-dev fonts-dejavu-core
   # FoundationNetworking (SilkNetworkImage) links libcurl; a static-stdlib build needs libcurl.so.
   libcurl4-openssl-dev
@@ -15,7 +17,6 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   libdrm-dev
   # cairo draws vector paths into Silk's bitmaps; librsvg renders SVG images (through cairo).
   libcairo2-dev librsvg2-dev
-
   # GIF and WebP decoding, still and animated (CGIF, CWebP; docs/images.md).
   libgif-dev libwebp-dev)
 # Fonts the demo's text scene shows (CJK and colour emoji; Debian 12 ships only DejaVu): wanted
@@ -40,6 +41,10 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
 peer_pkgs=(qt6-base-dev qt6-declarative-dev qml6-module-qtquick qml6-module-qtquick-window
   qml6-module-qtqml-workerscript cmake g++ libcairo2-dev libpango1.0-dev)
 
+# make test-portability / test-arm64 (docs/portability.md): Debian roots (mmdebstrap), the emulated
+# ARM boards (QEMU, the Pi 3B device tree, initramfs tools) and the pixel comparisons (PIL).
+portability_pkgs=(mmdebstrap qemu-system-arm device-tree-compiler cpio xz-utils python3-pil)
+
 want=("${build_pkgs[@]}")
 optional=()
 case "${1:-build}" in
@@ -47,7 +52,8 @@ case "${1:-build}" in
   demo) optional=("${demo_fonts[@]}") ;;
   test) want+=("${test_pkgs[@]}") ;;
   peers) want+=("${peer_pkgs[@]}") ;;
-  *) echo "usage: $0 build|test|demo|peers" >&2; exit 2 ;;
+  portability) want=("${portability_pkgs[@]}") ;;
+  *) echo "usage: $0 build|test|demo|peers|portability" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

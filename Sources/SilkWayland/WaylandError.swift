@@ -31,6 +31,17 @@ func stableListener<T>(_ value: T) -> UnsafeMutablePointer<T> {
     return p
 }
 
+/// `stableListener` for the structs of libwayland's own headers, which grow with its version
+/// (1.22 added `wl_surface.preferred_buffer_scale` and `wl_pointer.axis_relative_direction`, later
+/// releases more): a memberwise initializer compiles against one version's member list only, so
+/// these start from the zeroed struct (`T()`) and `fill` assigns the events Silk handles. Members
+/// left nil belong to interface versions newer than the ones Silk binds, so they are never called.
+func stableListener<T>(_ zeroed: T, _ fill: (inout T) -> Void) -> UnsafeMutablePointer<T> {
+    var value = zeroed
+    fill(&value)
+    return stableListener(value)
+}
+
 /// The object passed through a listener's `data` pointer (unretained: the owner outlives its proxies).
 @inline(__always)
 func owner<T: AnyObject>(_ data: UnsafeMutableRawPointer?, as: T.Type = T.self) -> T {

@@ -307,55 +307,59 @@ final class WaylandSeat {
 
 private func fixed(_ v: wl_fixed_t) -> Double { wl_fixed_to_double(v) }
 
-private nonisolated(unsafe) let seatListener = stableListener(wl_seat_listener(
-    capabilities: { data, _, caps in owner(data, as: WaylandSeat.self).handleCapabilities(caps) },
-    name: { _, _, _ in }))
+private nonisolated(unsafe) let seatListener = stableListener(wl_seat_listener()) { l in
+    l.capabilities = { data, _, caps in owner(data, as: WaylandSeat.self).handleCapabilities(caps) }
+    l.name = { _, _, _ in }
+}
 
-private nonisolated(unsafe) let pointerListener = stableListener(wl_pointer_listener(
-    enter: { data, _, serial, surface, x, y in
+private nonisolated(unsafe) let pointerListener = stableListener(wl_pointer_listener()) { l in
+    l.enter = { data, _, serial, surface, x, y in
         owner(data, as: WaylandSeat.self).handlePointerEnter(serial: serial, surface: surface, x: fixed(x), y: fixed(y))
-    },
-    leave: { data, _, _, surface in owner(data, as: WaylandSeat.self).handlePointerLeave(surface: surface) },
-    motion: { data, _, _, x, y in owner(data, as: WaylandSeat.self).handlePointerMotion(x: fixed(x), y: fixed(y)) },
-    button: { data, _, serial, _, button, state in
+    }
+    l.leave = { data, _, _, surface in owner(data, as: WaylandSeat.self).handlePointerLeave(surface: surface) }
+    l.motion = { data, _, _, x, y in owner(data, as: WaylandSeat.self).handlePointerMotion(x: fixed(x), y: fixed(y)) }
+    l.button = { data, _, serial, _, button, state in
         let seat = owner(data, as: WaylandSeat.self)
         seat.lastInputSerial = serial
         seat.handlePointerButton(code: button, state: state)
-    },
-    axis: { data, _, _, axis, value in owner(data, as: WaylandSeat.self).handleAxis(axis: axis, value: fixed(value)) },
-    frame: { data, _ in owner(data, as: WaylandSeat.self).flushPointerFrame() },
-    axis_source: { data, _, source in owner(data, as: WaylandSeat.self).handleAxisSource(source) },
-    axis_stop: { data, _, _, axis in owner(data, as: WaylandSeat.self).handleAxisStop(axis: axis) },
-    axis_discrete: { data, _, axis, steps in owner(data, as: WaylandSeat.self).handleAxisDiscrete(axis: axis, steps: steps) },
-    axis_value120: { data, _, axis, value in owner(data, as: WaylandSeat.self).handleAxisValue120(axis: axis, value: value) }))
+    }
+    l.axis = { data, _, _, axis, value in owner(data, as: WaylandSeat.self).handleAxis(axis: axis, value: fixed(value)) }
+    l.frame = { data, _ in owner(data, as: WaylandSeat.self).flushPointerFrame() }
+    l.axis_source = { data, _, source in owner(data, as: WaylandSeat.self).handleAxisSource(source) }
+    l.axis_stop = { data, _, _, axis in owner(data, as: WaylandSeat.self).handleAxisStop(axis: axis) }
+    l.axis_discrete = { data, _, axis, steps in owner(data, as: WaylandSeat.self).handleAxisDiscrete(axis: axis, steps: steps) }
+    l.axis_value120 = { data, _, axis, value in owner(data, as: WaylandSeat.self).handleAxisValue120(axis: axis, value: value) }
+}
 
-private nonisolated(unsafe) let keyboardListener = stableListener(wl_keyboard_listener(
-    keymap: { data, _, format, fd, size in owner(data, as: WaylandSeat.self).handleKeymap(format: format, fd: fd, size: size) },
-    enter: { data, _, serial, _, keys in
+private nonisolated(unsafe) let keyboardListener = stableListener(wl_keyboard_listener()) { l in
+    l.keymap = { data, _, format, fd, size in owner(data, as: WaylandSeat.self).handleKeymap(format: format, fd: fd, size: size) }
+    l.enter = { data, _, serial, _, keys in
         let seat = owner(data, as: WaylandSeat.self)
         seat.lastInputSerial = serial
         seat.handleKeyboardEnter(pressedKeys: (keys?.pointee.size ?? 0) / 4)
-    },
-    leave: { data, _, _, _ in owner(data, as: WaylandSeat.self).handleKeyboardLeave() },
-    key: { data, _, serial, _, key, state in
+    }
+    l.leave = { data, _, _, _ in owner(data, as: WaylandSeat.self).handleKeyboardLeave() }
+    l.key = { data, _, serial, _, key, state in
         let seat = owner(data, as: WaylandSeat.self)
         seat.lastInputSerial = serial
         seat.handleKey(key: key, state: state)
-    },
-    modifiers: { data, _, _, depressed, latched, locked, group in
+    }
+    l.modifiers = { data, _, _, depressed, latched, locked, group in
         owner(data, as: WaylandSeat.self).handleModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
-    },
-    repeat_info: { data, _, rate, delay in owner(data, as: WaylandSeat.self).handleRepeatInfo(rate: rate, delay: delay) }))
+    }
+    l.repeat_info = { data, _, rate, delay in owner(data, as: WaylandSeat.self).handleRepeatInfo(rate: rate, delay: delay) }
+}
 
-private nonisolated(unsafe) let touchListener = stableListener(wl_touch_listener(
-    down: { data, _, serial, _, surface, id, x, y in
+private nonisolated(unsafe) let touchListener = stableListener(wl_touch_listener()) { l in
+    l.down = { data, _, serial, _, surface, id, x, y in
         let seat = owner(data, as: WaylandSeat.self)
         seat.lastInputSerial = serial
         seat.handleTouchDown(surface: surface, id: id, x: fixed(x), y: fixed(y))
-    },
-    up: { data, _, _, _, id in owner(data, as: WaylandSeat.self).handleTouchUp(id: id) },
-    motion: { data, _, _, id, x, y in owner(data, as: WaylandSeat.self).handleTouchMotion(id: id, x: fixed(x), y: fixed(y)) },
-    frame: { data, _ in owner(data, as: WaylandSeat.self).handleTouchFrame() },
-    cancel: { data, _ in owner(data, as: WaylandSeat.self).handleTouchCancel() },
-    shape: { _, _, _, _, _ in },
-    orientation: { _, _, _, _ in }))
+    }
+    l.up = { data, _, _, _, id in owner(data, as: WaylandSeat.self).handleTouchUp(id: id) }
+    l.motion = { data, _, _, id, x, y in owner(data, as: WaylandSeat.self).handleTouchMotion(id: id, x: fixed(x), y: fixed(y)) }
+    l.frame = { data, _ in owner(data, as: WaylandSeat.self).handleTouchFrame() }
+    l.cancel = { data, _ in owner(data, as: WaylandSeat.self).handleTouchCancel() }
+    l.shape = { _, _, _, _, _ in }
+    l.orientation = { _, _, _, _ in }
+}

@@ -195,9 +195,10 @@ final class WaylandToplevel {
     fileprivate func handleClose() { onClose?() }
 }
 
-private nonisolated(unsafe) let surfaceListener = stableListener(wl_surface_listener(
-    enter: { data, _, output in owner(data, as: WaylandToplevel.self).handleEnter(output) },
-    leave: { data, _, output in owner(data, as: WaylandToplevel.self).handleLeave(output) }))
+private nonisolated(unsafe) let surfaceListener = stableListener(wl_surface_listener()) { l in
+    l.enter = { data, _, output in owner(data, as: WaylandToplevel.self).handleEnter(output) }
+    l.leave = { data, _, output in owner(data, as: WaylandToplevel.self).handleLeave(output) }
+}
 
 private nonisolated(unsafe) let xdgSurfaceListener = stableListener(xdg_surface_listener(
     configure: { data, _, serial in owner(data, as: WaylandToplevel.self).handleSurfaceConfigure(serial: serial) }))

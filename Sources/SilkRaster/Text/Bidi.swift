@@ -49,7 +49,8 @@ enum Bidi {
     static func visualOrder(levels: [UInt8]) -> [Int] {
         var order = Array(levels.indices)
         guard let maxLevel = levels.max(), maxLevel > 0 else { return order }
-        let minOdd = levels.filter { $0 & 1 == 1 }.min() ?? (maxLevel + 1)
+        // Explicitly UInt8: Swift 6.0 and 6.2 infer an optional from `min() ?? (maxLevel + 1)`.
+        let minOdd: UInt8 = levels.filter { $0 & 1 == 1 }.min() ?? (maxLevel + 1)
         var level = maxLevel
         while level >= minOdd && level > 0 {
             var i = 0
