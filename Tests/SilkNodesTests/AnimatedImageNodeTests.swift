@@ -153,5 +153,8 @@ import SilkTestSupport
         #expect(thread.waitUntilPresented(timeout: 20, includingAnimations: true))
         #expect(seen.current == Array(Self.colors[1...4]))
         #expect(node.animationStatistics?.isFinished == true)
+        // Clearing the image drops the player and, with it, the file's bytes.
+        node.imageData = nil
+        #expect(h.iterate(until: { node.layer?.contentsSource == nil }))
     }
 }
