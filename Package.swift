@@ -62,6 +62,8 @@ let package = Package(
         // SHA-256 for the image cache's file names (SilkNetworkImage).
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         .target(name: "CSilkLinux", path: "Sources/CBindings/CSilkLinux"),
+        // SilkRaster's PNG writer: the libpng write sequence (setjmp included) in one C function.
+        .target(name: "CSilkPNG", dependencies: ["CPNG"], path: "Sources/CBindings/CSilkPNG"),
         // Vector paths (Canvas fill/stroke) draw with cairo straight into Silk's pixman bitmaps.
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         // SVG images (SVGImage, ImageNode) render with librsvg through cairo.
@@ -74,7 +76,7 @@ let package = Package(
         .target(name: "SilkLayout", dependencies: ["SilkSystem", "SilkGeometry"], swiftSettings: strict),
         .target(name: "SilkRaster",
                 dependencies: ["SilkSystem", "SilkGeometry", "CPixman", "CFreeType", "CHarfBuzz", "CFontconfig",
-                               "CFribidi", "CPNG", "CTurboJPEG", "CCairo", "CRsvg", "CGIF", "CWebP", "CSilkLinux"],
+                               "CFribidi", "CPNG", "CTurboJPEG", "CCairo", "CRsvg", "CGIF", "CWebP", "CSilkPNG"],
                 swiftSettings: strict),
         .target(name: "SilkRunLoop", dependencies: ["SilkSystem", "CSilkLinux"], swiftSettings: strict),
         // Input below the presenters (LVGL's indev): event values, the xkbcommon keyboard and

@@ -1,10 +1,11 @@
+import CSilkPNG
 import Foundation
 import Testing
 import SilkGeometry
 @testable import SilkRaster
 
-/// Silk's own PNG writer (zlib, level 3, per-row filters): what it writes decodes (libpng) to the
-/// same pixels, opaque or not, at sizes that exercise every filter and the chunk split.
+/// The PNG writer (libpng through CSilkPNG, level 3, adaptive filters): what it writes decodes
+/// (libpng) to the same pixels, opaque or not; libpng's errors come back as a message.
 @Suite struct PNGEncoderTests {
     /// Random premultiplied pixels (alpha 0, 255 or anything), or opaque ones, with flat runs.
     func randomBitmap(_ w: Int, _ h: Int, seed: UInt64, opaque: Bool) throws -> Bitmap {
@@ -46,8 +47,8 @@ import SilkGeometry
         }
     }
 
-    @Test func aLargeImageSpansSeveralIDATChunks() throws {
-        // Noise, opaque: compresses poorly, so the 1.9 MB of RGB rows stay over 1 MiB.
+    @Test func aLargeNoisyImageRoundTripsExactly() throws {
+        // Noise, opaque: compresses poorly, so libpng writes many IDAT chunks.
         var rng = SplitMix64(seed: 7)
         let b = try Bitmap(width: 800, height: 800)
         for y in 0..<800 {
@@ -62,6 +63,28 @@ import SilkGeometry
             offset += 12 + length
         }
         #expect(offset == data.count && idats >= 2)
-        #expect(try ImageDecoder.decode(data: data).bitmap.pixel(x: 799, y: 799) == b.pixel(x: 799, y: 799))
+        let decoded = try ImageDecoder.decode(data: data).bitmap
+        var differing = 0
+        for y in 0..<800 { for x in 0..<800 where decoded.pixel(x: x, y: y) != b.pixel(x: x, y: y) { differing += 1 } }
+        #expect(differing == 0)
+    }
+
+    /// libpng refuses a width over its limit (1,000,000) in png_set_IHDR and reports it by
+    /// longjmp: the C function returns -1 with libpng's message and no buffer, and the process
+    /// goes on.
+    @Test func libpngErrorsComeBackAsAMessage() {
+        let width = 1_000_001
+        let pixels = UnsafeMutableRawPointer.allocate(byteCount: width * 4, alignment: 4)
+        defer { pixels.deallocate() }
+        pixels.initializeMemory(as: UInt32.self, repeating: 0xff00_0000, count: width)
+        var png: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var message = [CChar](repeating: 0, count: 128)
+        let result = silk_png_encode_argb32(pixels, Int32(width), 1, width * 4, 3, &png, &size, &message, message.count)
+        let text = String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(result == -1 && png == nil && size == 0)
+        #expect(text.contains("IHDR"), "message: \(text)")
+        // Sizes libpng never sees are refused before it.
+        #expect(silk_png_encode_argb32(pixels, 0, 1, 4, 3, &png, &size, &message, message.count) == -1)
     }
 }

@@ -130,15 +130,4 @@ int silk_display_guard_restore(void);
 /// Forgets the remembered CRTC without touching the device (its descriptor is about to close).
 void silk_display_guard_disarm(void);
 
-// MARK: PNG rows (SilkRaster's PNG writer; in C so that debug builds write screenshots quickly too)
-/// Converts one row of premultiplied ARGB32 (`width` pixels) to straight RGBA, or RGB when
-/// `opaque`, into `current` (width × 4 or × 3 bytes), then writes into `out` (one byte more) the
-/// PNG filter type and the row filtered with whichever of None, Sub, Up and Paeth gives the
-/// smallest sum of |signed bytes| against `previous` (the previous row's unfiltered bytes; zeros
-/// for the first row).
-void silk_png_filter_row(const uint32_t *argb, int width, int opaque, uint8_t *current,
-                         const uint8_t *previous, uint8_t *out);
-/// 1 when every pixel of the ARGB32 image (rows `stride` bytes apart) has alpha 255, else 0.
-int silk_argb_is_opaque(const void *data, int width, int height, size_t stride);
-
 #endif
