@@ -154,7 +154,9 @@ if grep -q "app=kms" /proc/cmdline; then
   echo "INIT bench json begin"; cat /tmp/bench.json; echo; echo "INIT bench json end"
   # The kiosk at the preferred mode with three buffers (the host compares a screendump), then
   # a crash: SIGSEGV on the host's word; the fatal-signal guard puts the CRTC (and the console's
-  # 1024x768 mode) back before the process dies.
+  # 1024x768 mode) back before the process dies. It starts on the host's word, after the host's
+  # screendump of the console (started at once, it raced that screendump on a loaded host).
+  read -r cmd < /dev/ttyS1
   /silk demo kiosk --backend kms --buffers 3 --clock 09:41:00 >/tmp/crash.log 2>&1 &
   P=$!; i=0; while ! grep -q "kiosk displayed" /tmp/crash.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
   echo "INIT crash kiosk displayed"

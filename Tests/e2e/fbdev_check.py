@@ -144,6 +144,7 @@ if mode == 'kms':
     bw, bh, _ = screendump()
     check("the console's 1024x768 mode is back after the benchmark used the preferred mode",
           (bw, bh) == (1024, 768) and report is not None and report.get('size') != [1024, 768], f"{bw}x{bh}, bench ran at {report.get('size') if report else '?'}")
+    guest.send_ctl('kiosk')  # the guest waits for this word before starting the next kiosk
     # The kiosk at the preferred mode on three buffers (buffer age over three): the screen equals
     # the snapshot at 1280x800. Then a crash (SIGSEGV): the C guard restores the CRTC.
     shown = wait_for('INIT crash kiosk displayed', 60)
