@@ -16,7 +16,14 @@ final class NodeScheduler: @unchecked Sendable {
     private let lock = Lock()
     private var dirty: [ObjectIdentifier: DisplayNode] = [:]
     private var layoutRoots: [ObjectIdentifier: DisplayNode] = [:]
-    private var passBlocks: [@Sendable () -> Void] = []
+    /// Blocks for the pass thread, each with the node it works on when known: a block with an
+    /// owner goes only to the pass showing the owner's tree (or to any pass when no live pass
+    /// shows it), so two passes on two threads (tests) never run one container's work at once.
+    private var passBlocks: [PassBlock] = []
+    private struct PassBlock {
+        weak var owner: DisplayNode?   // weak: a queued block does not keep its container alive
+        let body: @Sendable () -> Void
+    }
     private var passThreads: [pthread_t] = []
     private var _wakeUp: (@Sendable () -> Void)?
     private var _synchronousDisplay = false
@@ -71,14 +78,15 @@ final class NodeScheduler: @unchecked Sendable {
     /// pass (a data source inserting items a background fetch brought, say).
     func performOnPassThread(_ body: @escaping @Sendable () -> Void) {
         if isOnPassThread { body(); return }
-        let wake = lock.withLock { () -> (@Sendable () -> Void)? in passBlocks.append(body); return _wakeUp }
+        let wake = lock.withLock { () -> (@Sendable () -> Void)? in passBlocks.append(PassBlock(owner: nil, body: body)); return _wakeUp }
         wake?()
     }
 
     /// Queues `body` for the start of the next pass even when called on the pass thread
-    /// (containers update their ranges once per pass, after the scroll offset changed).
-    func enqueueForNextPass(_ body: @escaping @Sendable () -> Void) {
-        let wake = lock.withLock { () -> (@Sendable () -> Void)? in passBlocks.append(body); return _wakeUp }
+    /// (containers update their ranges once per pass, after the scroll offset changed); with an
+    /// `owner`, for the pass that shows the owner's tree.
+    func enqueueForNextPass(owner: DisplayNode? = nil, _ body: @escaping @Sendable () -> Void) {
+        let wake = lock.withLock { () -> (@Sendable () -> Void)? in passBlocks.append(PassBlock(owner: owner, body: body)); return _wakeUp }
         wake?()
     }
 
@@ -88,9 +96,9 @@ final class NodeScheduler: @unchecked Sendable {
     var pendingBackgroundWork: Int { lock.withLock { _backgroundWork } }
     func beginBackgroundWork() { lock.withLock { _backgroundWork += 1 } }
     /// Ends background work by queueing its result for the next pass.
-    func endBackgroundWork(enqueueing body: @escaping @Sendable () -> Void) {
+    func endBackgroundWork(owner: DisplayNode? = nil, enqueueing body: @escaping @Sendable () -> Void) {
         let wake = lock.withLock { () -> (@Sendable () -> Void)? in
-            passBlocks.append(body)
+            passBlocks.append(PassBlock(owner: owner, body: body))
             _backgroundWork -= 1
             return _wakeUp
         }
@@ -113,12 +121,25 @@ final class NodeScheduler: @unchecked Sendable {
     /// `pass` loaded, which may have left the tree), `root` if it needs layout, and all queued
     /// blocks. Other trees' work stays for their own passes.
     func takeWork(root: DisplayNode, pass: NodePass) -> (dirty: [DisplayNode], needsLayout: Bool, blocks: [@Sendable () -> Void]) {
-        let (candidates, layout, blocks, roots) = lock.withLock { () -> ([DisplayNode], Bool, [@Sendable () -> Void], [DisplayNode]) in
+        let (candidates, layout, queued, roots) = lock.withLock { () -> ([DisplayNode], Bool, [PassBlock], [DisplayNode]) in
             let b = passBlocks
             passBlocks = []
             let l = layoutRoots.removeValue(forKey: ObjectIdentifier(root)) != nil
             return (Array(dirty.values), l, b, Array(layoutRoots.values))
         }
+        // Owned blocks of a tree another live pass shows go back for that pass (deciding walks
+        // supernodes, so outside the lock; put back in front, keeping their order).
+        var blocks: [@Sendable () -> Void] = [], others: [PassBlock] = []
+        for q in queued {
+            if let owner = q.owner {
+                let r = owner.rootNode
+                if r === root || owner.loadedBy === pass || (r.loadedBy == nil && owner.loadedBy == nil) { blocks.append(q.body) }
+                else { others.append(q) }
+            } else {
+                blocks.append(q.body)
+            }
+        }
+        if !others.isEmpty { lock.withLock { passBlocks.insert(contentsOf: others, at: 0) } }
         // Requests from nodes that are no longer roots (configured, then added: adding already
         // requested their real root's layout) or whose tree is in no window (attaching it lays
         // it out anyway) are dropped, so they cannot pile up.

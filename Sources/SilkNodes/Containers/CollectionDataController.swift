@@ -112,7 +112,7 @@ final class CollectionDataController {
         editQueue.async {
             let w = work()
             ready.withLock { $0.append(w) }
-            NodeScheduler.shared.endBackgroundWork(enqueueing: { collection.applyPreparedWork() })
+            NodeScheduler.shared.endBackgroundWork(owner: collection, enqueueing: { collection.applyPreparedWork() })
         }
     }
 

@@ -121,7 +121,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         name = "collection"
         batchContext.onEnd = { [weak self] in
             guard let self else { return }
-            NodeScheduler.shared.enqueueForNextPass { [weak self] in self?.checkBatchFetch() }
+            NodeScheduler.shared.enqueueForNextPass(owner: self) { [weak self] in self?.checkBatchFetch() }
         }
         if SilkConfiguration.current.debugRanges {
             let overlay = RangeDebugOverlayNode()

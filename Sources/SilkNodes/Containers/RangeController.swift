@@ -245,7 +245,7 @@ extension CollectionNode {
     public func setNeedsRangeUpdate() {
         guard !rangeUpdateQueued else { return }
         rangeUpdateQueued = true
-        NodeScheduler.shared.enqueueForNextPass { [weak self] in
+        NodeScheduler.shared.enqueueForNextPass(owner: self) { [weak self] in
             guard let self else { return }
             self.rangeUpdateQueued = false
             self.updateRanges(animation: nil)
@@ -348,7 +348,9 @@ extension CollectionNode {
         let p = rects.preload
         let retain = Rect(x: p.minX - dx, y: p.minY - dy, width: p.width + 2 * dx, height: p.height + 2 * dy)
         for (id, item) in itemsWithNodes where attached[id] == nil {
-            guard item.flatIndex < flat.count, flat[item.flatIndex] === item else { continue }
+            // `frames` can be shorter than `flat` between a data change and the next frame
+            // recomputation (CollectionThrashTests trapped here under ASan's timing).
+            guard item.flatIndex < flat.count, item.flatIndex < frames.count, flat[item.flatIndex] === item else { continue }
             if !RangeController.overlaps(frames[item.flatIndex], retain), let node = item.node, item.pendingRange == nil {
                 release(item, node: node)
             }
