@@ -240,7 +240,9 @@ extension DisplayNode {
             if let completion { performOnPassThread { completion(true) } }
             return
         }
-        let group = completion.map { c in CompletionGroup(count: animations.count) { [self] ok in self.performOnPassThread { c(ok) } } }
+        // The group is held by the animations, which the layer holds: it must not hold the node
+        // (node → layer → animation → group → node kept both alive after the animations ended).
+        let group = completion.map { c in CompletionGroup(count: animations.count) { ok in onPassThread { c(ok) } } }
         for a in animations {
             if let group { a.completion = { group.done($0) } }
             addAnimation(a)
