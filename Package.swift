@@ -135,7 +135,7 @@ let package = Package(
                           path: "Tools/silk", swiftSettings: strict),
 
         // MARK: Tests
-        .target(name: "SilkTestSupport", dependencies: ["SilkRaster"], path: "Tests/SilkTestSupport",
+        .target(name: "SilkTestSupport", dependencies: ["SilkRaster", "SilkDemoServer"], path: "Tests/SilkTestSupport",
                 swiftSettings: strict),
         .testTarget(name: "SilkSystemTests", dependencies: ["SilkSystem"], swiftSettings: strict),
         .testTarget(name: "SilkGeometryTests", dependencies: ["SilkGeometry"], swiftSettings: strict),

@@ -143,18 +143,7 @@ public final class NodePass {
     /// Sets the frames of `node`'s child nodes from its layout, then recurses into them.
     /// Containers call it for the items they position themselves. Main thread.
     static func apply(_ layout: Layout, to node: DisplayNode) {
-        var children: [(DisplayNode, Layout, Point)] = []
-        func collect(_ l: Layout, _ offset: Point) {
-            for sub in l.sublayouts {
-                let origin = Point(x: offset.x + sub.position.x, y: offset.y + sub.position.y)
-                if let child = sub.element as? DisplayNode, child !== node {
-                    children.append((child, sub, origin))
-                } else {
-                    collect(sub, origin)
-                }
-            }
-        }
-        collect(layout, .zero)
+        let children = layoutChildren(layout, of: node)
         if node.automaticallyManagesSubnodes {
             let wanted = children.map(\.0)
             // Subnodes a layout transition is fading out stay until it completes.

@@ -1,4 +1,5 @@
 import Foundation
+import SilkDemoServer
 
 /// Writes small GIF89a files for tests (hostile and many-frame inputs made at test time instead
 /// of committed): a 256-entry global palette, LZW with 9-bit codes and a clear code every 250
@@ -33,29 +34,9 @@ public struct GIFWriter {
         self.width = width; self.height = height; self.loopCount = loopCount
     }
 
-    static func lzw(_ indices: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [], acc: UInt32 = 0, bits = 0
-        func emit(_ code: UInt32) {
-            acc |= code << UInt32(bits); bits += 9
-            while bits >= 8 { out.append(UInt8(acc & 0xFF)); acc >>= 8; bits -= 8 }
-        }
-        emit(256)
-        for (i, v) in indices.enumerated() {
-            if i > 0, i % 250 == 0 { emit(256) }
-            emit(UInt32(v))
-        }
-        emit(257)
-        if bits > 0 { out.append(UInt8(acc & 0xFF)) }
-        var blocks: [UInt8] = [8]
-        var k = 0
-        while k < out.count {
-            let n = min(255, out.count - k)
-            blocks.append(UInt8(n)); blocks += out[k..<k + n]; k += n
-        }
-        return blocks + [0]
-    }
-
-    static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
+    // The LZW stream and 16-bit fields are the demo server's (one encoder for both).
+    static func lzw(_ indices: [UInt8]) -> [UInt8] { DemoGIF.lzw(indices) }
+    static func le16(_ v: Int) -> [UInt8] { DemoGIF.le16(v) }
 
     /// The bytes of a header (screen descriptor, palette, loop block) with no frames and no trailer.
     public func header() -> [UInt8] {

@@ -4,7 +4,7 @@ import Foundation
 /// animated-image tests): a bar sweeping across a tinted background, one frame per step. Written
 /// with 9-bit LZW codes and a clear code every 250 pixels — valid GIF, no compression to speak of,
 /// deterministic, no library needed.
-enum DemoGIF {
+public enum DemoGIF {
     static func make(id: Int, width: Int, height: Int, frames: Int, delayCentiseconds: Int, loop: Int) -> Data {
         let palette: [UInt32] = [0x1B2A41, 0xF2C14E, 0xF78154, 0x4D9078, 0xB4436C, 0x5FAD56, 0xFFFFFF, 0x000000]
         var d = Array("GIF89a".utf8) + le16(width) + le16(height) + [0xF7, 0, 0]
@@ -27,9 +27,13 @@ enum DemoGIF {
         return Data(d + [0x3B])
     }
 
-    static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
+    /// `v` as two little-endian bytes (GIF's 16-bit fields).
+    public static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
 
-    static func lzw(_ indices: [UInt8]) -> [UInt8] {
+    /// Palette indices as a GIF image-data block: LZW minimum code size 8, 9-bit codes with a
+    /// clear code every 250 pixels (valid, uncompressed-size output), sub-blocks, terminator.
+    /// Also the tests' `GIFWriter` encoder.
+    public static func lzw(_ indices: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [], acc: UInt32 = 0, bits = 0
         out.reserveCapacity(indices.count * 9 / 8 + 16)
         func emit(_ code: UInt32) {
