@@ -55,6 +55,8 @@ public final class WaylandDisplay {
     var onOutputsChanged: (() -> Void)?
     /// Called for each seat bound (main thread), so the presenter can route its input.
     var onSeatAdded: ((WaylandSeat) -> Void)?
+    /// Called for a seat the compositor removed, before it is destroyed (main thread).
+    var onSeatRemoved: ((WaylandSeat) -> Void)?
 
     /// Set once the connection failed; the message names the error.
     public private(set) var fatalError: String?
@@ -277,7 +279,9 @@ public final class WaylandDisplay {
             onOutputsChanged?()
         }
         if let i = seats.firstIndex(where: { $0.globalName == name }) {
-            seats.remove(at: i).destroy()
+            let seat = seats.remove(at: i)
+            onSeatRemoved?(seat)
+            seat.destroy()
         }
     }
 

@@ -82,6 +82,13 @@ public final class WaylandPresenter: Presenter, PresenterEventSource, TextInputP
         }
         for seat in display.seats { route(seat) }
         display.onSeatAdded = { [unowned self] in route($0) }
+        display.onSeatRemoved = { [unowned self] seat in
+            textInputs.removeAll { input in
+                guard input.seat === seat else { return false }
+                input.destroy()
+                return true
+            }
+        }
         if WaylandSeat.debug {
             print("wayland: \(display.socketName): window \(Int(_size.width))x\(Int(_size.height)) pt at scale \(_scale), states \(toplevel.states), server-side decorations: \(display.decorationManager != nil)")
             print("wayland: globals: \(display.globalNames.joined(separator: ", "))")
