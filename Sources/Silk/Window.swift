@@ -54,6 +54,10 @@ public final class Window: PresenterEventHandler {
     var shownRootController: NodeController?
     private var displayedObserver: ObserverToken?
     private var displayedCallbacks: [@MainActor () -> Void] = []
+    /// The input-method state last sent to the presenter (Window+TextInput.swift).
+    var sentTextInput: TextInputState?
+    /// The field that state was for.
+    var sentTextInputField: ObjectIdentifier?
     private let loop: EventLoop
 
     init(presenter: any Presenter, background: Color, loop: EventLoop) throws {
@@ -70,7 +74,10 @@ public final class Window: PresenterEventHandler {
         renderThread.onFrame { if $0.didPresent { counter.increment() } }
         renderThread.start()
         commitObserver = loop.addObserver(.beforeWaiting, order: .windowCommit) { [weak self] _ in
-            MainActor.assumeIsolated { _ = self?.commitIfNeeded() }
+            MainActor.assumeIsolated {
+                self?.syncTextInput()
+                _ = self?.commitIfNeeded()
+            }
         }
     }
 

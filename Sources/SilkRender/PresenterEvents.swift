@@ -23,6 +23,14 @@ public protocol PresenterEventHandler: AnyObject {
     var renderFailure: (any Error)? { get }
     /// The backend is about to give the display back (console restore): stop rendering now.
     func presenterWillShutDown()
+    /// The system's input method changed the focused text field: a pre-edit, a commit, a
+    /// deletion around the caret (the Wayland presenter's text-input-v3). Default: ignored.
+    func presenterDidReceiveTextInput(_ update: TextInputUpdate)
+}
+
+extension PresenterEventHandler {
+    /// Ignores the update (a handler without text fields).
+    public func presenterDidReceiveTextInput(_ update: TextInputUpdate) {}
 }
 
 /// A backend that delivers events: started once on the main loop after its window exists.

@@ -40,6 +40,8 @@ public final class WaylandDisplay {
     /// `wl_data_device_manager` (copy and paste), version ≤ 3.
     private(set) var dataDeviceManager: OpaquePointer?
     private(set) var dataDeviceManagerVersion: UInt32 = 0
+    /// `zwp_text_input_manager_v3` (input methods: `WaylandTextInput`).
+    private(set) var textInputManager: OpaquePointer?
     private(set) var outputs: [WaylandOutput] = []
     private(set) var seats: [WaylandSeat] = []
     /// The clock `wp_presentation` timestamps use (`wp_presentation.clock_id`), read by the
@@ -53,6 +55,8 @@ public final class WaylandDisplay {
     var onOutputsChanged: (() -> Void)?
     /// Called for each seat bound (main thread), so the presenter can route its input.
     var onSeatAdded: ((WaylandSeat) -> Void)?
+    /// Called for a seat the compositor removed, before it is destroyed (main thread).
+    var onSeatRemoved: ((WaylandSeat) -> Void)?
 
     /// Set once the connection failed; the message names the error.
     public private(set) var fatalError: String?
@@ -95,7 +99,7 @@ public final class WaylandDisplay {
         detach()
         for s in seats { s.destroy() }
         for o in outputs { o.destroy() }
-        for p in [decorationManager, viewporter, fractionalScaleManager, presentation, wmBase, shm, compositor, registry] {
+        for p in [textInputManager, decorationManager, viewporter, fractionalScaleManager, presentation, wmBase, shm, compositor, registry] {
             if let p { wl_proxy_destroy(p) }
         }
         wl_display_disconnect(display)
@@ -256,6 +260,7 @@ public final class WaylandDisplay {
         case "wl_data_device_manager":
             dataDeviceManagerVersion = min(version, 3)
             dataDeviceManager = bind(silk_wl_data_device_manager_interface(), 3)
+        case "zwp_text_input_manager_v3": textInputManager = bind(silk_zwp_text_input_manager_v3_interface(), 1)
         case "wl_output":
             let v = min(version, 4)
             outputs.append(WaylandOutput(proxy: bind(silk_wl_output_interface(), 4), globalName: name, version: v, display: self))
@@ -274,7 +279,9 @@ public final class WaylandDisplay {
             onOutputsChanged?()
         }
         if let i = seats.firstIndex(where: { $0.globalName == name }) {
-            seats.remove(at: i).destroy()
+            let seat = seats.remove(at: i)
+            onSeatRemoved?(seat)
+            seat.destroy()
         }
     }
 

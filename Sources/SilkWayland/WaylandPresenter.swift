@@ -22,7 +22,7 @@ import SilkSystem
 /// that callback fires (the compositor wants a new frame), so a window draws at most once per
 /// refresh and not at all while hidden. The render thread only asks for a frame when something
 /// changed, so an idle window sleeps in `RenderThread` and costs no CPU.
-public final class WaylandPresenter: Presenter, PresenterEventSource, @unchecked Sendable {
+public final class WaylandPresenter: Presenter, PresenterEventSource, TextInputPresenting, @unchecked Sendable {
     public let name = "wayland"
 
     /// The window this presenter reports to (set by `startEvents`). Main thread.
@@ -82,6 +82,13 @@ public final class WaylandPresenter: Presenter, PresenterEventSource, @unchecked
         }
         for seat in display.seats { route(seat) }
         display.onSeatAdded = { [unowned self] in route($0) }
+        display.onSeatRemoved = { [unowned self] seat in
+            textInputs.removeAll { input in
+                guard input.seat === seat else { return false }
+                input.destroy()
+                return true
+            }
+        }
         if WaylandSeat.debug {
             print("wayland: \(display.socketName): window \(Int(_size.width))x\(Int(_size.height)) pt at scale \(_scale), states \(toplevel.states), server-side decorations: \(display.decorationManager != nil)")
             print("wayland: globals: \(display.globalNames.joined(separator: ", "))")
@@ -101,6 +108,32 @@ public final class WaylandPresenter: Presenter, PresenterEventSource, @unchecked
             clipboard = c
             Clipboard.current = c
         }
+        // Input methods (fcitx5, IBus) through text-input-v3 when the compositor offers it.
+        if display.textInputManager != nil { for seat in display.seats { addTextInput(seat) } }
+    }
+
+    // MARK: Input methods (main thread)
+
+    /// One text input per seat (text-input-v3), empty when the compositor has none.
+    private var textInputs: [WaylandTextInput] = []
+    /// The focused field's state the window sent last.
+    private var textInputState: TextInputState?
+
+    private func addTextInput(_ seat: WaylandSeat) {
+        guard let manager = display.textInputManager, !textInputs.contains(where: { $0.seat === seat }) else { return }
+        let input = WaylandTextInput(manager: manager, seat: seat)
+        input.windowSurface = toplevel.surface
+        input.onUpdate = { [unowned self] update in MainActor.assumeIsolated { handler?.presenterDidReceiveTextInput(update) } }
+        input.update(textInputState)
+        textInputs.append(input)
+    }
+
+    /// `TextInputPresenting`: the window's focused text field (nil: none), forwarded to every
+    /// seat's text input (only the one with keyboard focus on the window sends it). Main thread.
+    @MainActor
+    public func updateTextInput(_ state: TextInputState?) {
+        textInputState = state
+        for input in textInputs { input.update(state) }
     }
 
     /// The compositor's clipboard (installed as `Clipboard.current` by `attach`). Main thread.
@@ -110,6 +143,7 @@ public final class WaylandPresenter: Presenter, PresenterEventSource, @unchecked
         seat.windowSurface = toplevel.surface
         seat.onInput = { [unowned self] event in MainActor.assumeIsolated { handler?.presenterDidReceive(event) } }
         clipboard?.add(seat)
+        if handler != nil { addTextInput(seat) }
     }
 
     /// Buffer pixels for `size` points at `scale` (integer or fractional: rounded, as the

@@ -278,6 +278,61 @@ if want form && start_sway form 1024 768 1; then
   stop_client; stop_compositor
 fi
 
+echo "== sway: an input method (text-input-v3, from an input-method-v2 client)"
+# Tests/e2e/tools/imclient.c is a scripted input method: sway relays its pre-edit and commit to
+# the focused field's zwp_text_input_v3, as it would fcitx5's or IBus's. The form's name field
+# shows the pre-edit "日本語" underlined (checked on grim's screenshots by ime_check.py), then the
+# commit enters it (the demo logs the text); Tab to the e-mail field sends its content type.
+if want ime && start_sway ime 1024 768 1; then
+  cc -O2 -o "$OUT/tools/imclient" Tests/e2e/tools/imclient.c -lwayland-client || bad "building imclient"
+  export SILK_OSK=never SILK_CARET_BLINK=0
+  run_client ime demo form --backend wayland
+  unset SILK_OSK SILK_CARET_BLINK
+  if wait_log ime "form: editing name" 20 && wait_log ime "configure 1024x768" 20; then
+    sleep 2   # the first frames settle and the window is activated
+    shoot_ppm() { XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 grim -t ppm "$1" 2>/dev/null; }
+    shoot_ppm "$OUT/ime-before.ppm"
+    rm -f "$OUT/im.fifo"; mkfifo "$OUT/im.fifo"
+    XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 60 "$OUT/tools/imclient" <"$OUT/im.fifo" >"$OUT/im.log" 2>&1 &
+    PIDS+=("$!")
+    exec 7>"$OUT/im.fifo"
+    im() { echo "$*" >&7; }
+    wait_im() { for _ in $(seq 1 $(( $2 * 20 ))); do grep -qF -- "$1" "$OUT/im.log" && return 0; sleep 0.05; done; return 1; }
+    im wait-active 10
+    if wait_im "ok wait-active" 12 && grep -q '^content_type 0 0' "$OUT/im.log"; then
+      ok "sway ime: the focused field enabled the input method (activate, content type normal)"
+    else bad "sway ime: the input method was not activated ($OUT/im.log, $OUT/ime-client.log)"; fi
+    im preedit 日本語 6 6
+    wait_im "ok preedit" 5 && wait_log ime 'preedit "日本語"' 5 || log "no pre-edit in the client log"
+    sleep 1
+    shoot_ppm "$OUT/ime-preedit.ppm"
+    if grep -q 'form: name' "$OUT/ime-client.log"; then bad "sway ime: the pre-edit changed the field's text"
+    else ok "sway ime: the pre-edit did not enter the field's text"; fi
+    im commit 日本語
+    if wait_log ime 'form: name "日本語"' 5; then ok "sway ime: the committed 日本語 is the field's text"
+    else bad "sway ime: no commit in the field: $(grep 'form: name' "$OUT/ime-client.log" | tail -1) ($OUT/ime-client.log)"; fi
+    sleep 1
+    shoot_ppm "$OUT/ime-committed.ppm"
+    if result=$(python3 Tests/e2e/ime_check.py "$OUT/ime-before.ppm" "$OUT/ime-preedit.ppm" "$OUT/ime-committed.ppm"); then
+      ok "sway ime: the pre-edit showed underlined, the commit without the underline"; log "$result"
+    else bad "sway ime: screenshots: $result (see $OUT/ime-*.ppm)"; fi
+    if wait_im 'surrounding "日本語" 9 9' 5; then ok "sway ime: the input method was told the new surrounding text and caret"
+    else bad "sway ime: no surrounding text \"日本語\" 9 9 in $OUT/im.log"; fi
+    # Delete-surrounding: 3 bytes before the caret take 語 (one character).
+    im delete 3 0
+    if wait_log ime 'form: name "日本"' 5; then ok "sway ime: delete_surrounding_text removed one character (3 bytes)"
+    else bad "sway ime: delete-surrounding: $(grep 'form: name' "$OUT/ime-client.log" | tail -1)"; fi
+    # The e-mail field's content type (purpose email = 6, hint latin = 0x100) reaches the input method.
+    XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 wtype -k Escape -s 300 -k Tab || log "wtype Tab failed"
+    if wait_log ime "form: editing email" 5 && wait_im "content_type 256 6" 5; then
+      ok "sway ime: Tab to the e-mail field sends its content type (email, latin)"
+    else bad "sway ime: no e-mail content type in $OUT/im.log"; fi
+    im quit
+    exec 7>&-
+  else bad "sway ime: the form did not start ($OUT/ime-client.log)"; fi
+  stop_client; stop_compositor
+fi
+
 echo "== sway: the photo feed (HTTP, batch fetching, keys)"
 # silk demo feed starts its own HTTP server on 127.0.0.1; the first page's photos must arrive
 # and show, then End (typed with wtype) scrolls to the bottom, which must fetch the next page

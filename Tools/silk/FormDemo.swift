@@ -41,6 +41,9 @@ final class FormDemoNode: DisplayNode, EditableTextNodeDelegate, @unchecked Send
             field.delegate = self
         }
         pinField.isSecureTextEntry = true
+        // What input methods (text-input-v3) are told about each field.
+        emailField.contentType = TextContentType(purpose: .email, hints: [.latin])
+        pinField.contentType = TextContentType(purpose: .pin, hints: [.hiddenText, .sensitiveData])
         submit.setTitle("Sign in", attributes: TextAttributes(fontSize: 24, fontWeight: .bold, color: .white))
         submit.setBackgroundColor(Color(rgb: 0x2563eb))
         submit.setBackgroundColor(Color(rgb: 0x1e40af), for: .highlighted)

@@ -11,3 +11,4 @@ const struct wl_interface *silk_wp_viewporter_interface(void) { return &wp_viewp
 const struct wl_interface *silk_wp_fractional_scale_manager_v1_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
 const struct wl_interface *silk_wp_presentation_interface(void) { return &wp_presentation_interface; }
 const struct wl_interface *silk_wl_data_device_manager_interface(void) { return &wl_data_device_manager_interface; }
+const struct wl_interface *silk_zwp_text_input_manager_v3_interface(void) { return &zwp_text_input_manager_v3_interface; }

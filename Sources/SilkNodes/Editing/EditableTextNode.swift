@@ -77,6 +77,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     private var _caretColor = Color(red: 0.10, green: 0.45, blue: 0.95)
     private var _selectionColor = Color(red: 0.25, green: 0.55, blue: 1.0, alpha: 0.3)
     private weak var _delegate: (any EditableTextNodeDelegate)?
+    /// Set from code; nil: derived from `isSecureTextEntry` and `isMultiline` (`contentType`).
+    private var _contentType: TextContentType?
     /// Bumped on every text change: keys the main thread's layout cache.
     private var _textVersion: UInt64 = 0
 
@@ -214,11 +216,51 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         let secure: Bool
     }
 
+    /// Where an input method's pre-edit sits in the drawn text: it replaces the selection
+    /// (characters `selection`) and takes `units` drawn units (scalars, or characters when
+    /// secure); the drawn text is unchanged before and shifted after.
+    private struct PreeditSpan {
+        let selection: Range<Int>
+        let units: Int
+        /// The pre-edit's cursor in drawn units from the pre-edit's start; nil: hidden.
+        let cursor: Range<Int>?
+    }
+
+    /// The pre-edit's span, if one shows (lock held by the caller).
+    private func preeditSpanLocked() -> PreeditSpan? {
+        guard let p = _editor.preedit else { return nil }
+        let sel = _editor.selection.range
+        let cursor = _editor.preeditCursorCharacters.map { chars -> Range<Int> in
+            guard !_isSecure else { return chars }
+            let prefix = Array(p.text)
+            func scalars(_ n: Int) -> Int { prefix[0..<n].reduce(0) { $0 + $1.unicodeScalars.count } }
+            return scalars(chars.lowerBound)..<scalars(chars.upperBound)
+        }
+        return PreeditSpan(selection: sel, units: _isSecure ? p.text.count : p.text.unicodeScalars.count, cursor: cursor)
+    }
+
     private func displayText() -> Display {
         lock.withLock {
-            guard _isSecure else { return Display(text: _editor.text, secure: false) }
-            let n = _editor.characterCount
-            return Display(text: AttributedText(String(repeating: "\u{2022}", count: n), attributes: _editor.typingAttributes), secure: true)
+            var attrs = _editor.typingAttributes
+            attrs.underline = .single
+            if _isSecure {
+                let n = _editor.characterCount
+                guard let p = _editor.preedit else {
+                    return Display(text: AttributedText(String(repeating: "\u{2022}", count: n), attributes: _editor.typingAttributes), secure: true)
+                }
+                let sel = _editor.selection.range
+                var t = AttributedText(String(repeating: "\u{2022}", count: sel.lowerBound), attributes: _editor.typingAttributes)
+                t.append(String(repeating: "\u{2022}", count: p.text.count), attributes: attrs)
+                t.append(String(repeating: "\u{2022}", count: n - sel.upperBound), attributes: _editor.typingAttributes)
+                return Display(text: t, secure: true)
+            }
+            guard let p = _editor.preedit else { return Display(text: _editor.text, secure: false) }
+            // The pre-edit, underlined, in place of the selection.
+            let r = _editor.scalarRange(_editor.selection.range)
+            var t = _editor.attributedSubtext(0..<r.lowerBound)
+            t.append(p.text, attributes: attrs)
+            t.append(_editor.attributedSubtext(r.upperBound..<_editor.text.scalarCount))
+            return Display(text: t, secure: false)
         }
     }
 
@@ -272,17 +314,46 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     // MARK: Index conversions (text coordinates: the content node's)
 
     private func displayIndex(ofCharacter i: Int) -> Int {
-        lock.withLock { _isSecure ? max(0, min(i, _editor.characterCount)) : _editor.scalarOffset(ofCharacter: i) }
+        lock.withLock {
+            let plain = { (c: Int) in self._isSecure ? max(0, min(c, self._editor.characterCount)) : self._editor.scalarOffset(ofCharacter: c) }
+            guard let span = preeditSpanLocked() else { return plain(i) }
+            // Before the pre-edit: unchanged; inside the replaced selection: its start; after it:
+            // shifted by the pre-edit's length less the selection's.
+            if i <= span.selection.lowerBound { return plain(i) }
+            if i < span.selection.upperBound { return plain(span.selection.lowerBound) }
+            return plain(i) - (plain(span.selection.upperBound) - plain(span.selection.lowerBound)) + span.units
+        }
     }
 
     private func characterIndex(ofDisplay i: Int) -> Int {
-        lock.withLock { _isSecure ? max(0, min(i, _editor.characterCount)) : _editor.characterIndex(ofScalar: i) }
+        lock.withLock {
+            let plain = { (d: Int) in self._isSecure ? max(0, min(d, self._editor.characterCount)) : self._editor.characterIndex(ofScalar: d) }
+            guard let span = preeditSpanLocked() else { return plain(i) }
+            let start = _isSecure ? span.selection.lowerBound : _editor.scalarOffset(ofCharacter: span.selection.lowerBound)
+            let end = _isSecure ? span.selection.upperBound : _editor.scalarOffset(ofCharacter: span.selection.upperBound)
+            if i <= start { return plain(i) }
+            if i < start + span.units { return span.selection.lowerBound }
+            return plain(i - span.units + (end - start))
+        }
+    }
+
+    /// The pre-edit's cursor in drawn units (the text coordinates' index), nil when none shows.
+    private func preeditCursorDisplayRange() -> Range<Int>? {
+        let (span, start) = lock.withLock { () -> (PreeditSpan?, Int) in
+            guard let span = preeditSpanLocked() else { return (nil, 0) }
+            return (span, _isSecure ? span.selection.lowerBound : _editor.scalarOffset(ofCharacter: span.selection.lowerBound))
+        }
+        guard let span, let c = span.cursor else { return nil }
+        return (start + c.lowerBound)..<(start + c.upperBound)
     }
 
     /// The caret rectangle of character index `i` in the content node's coordinates. Main thread.
-    public func caretRect(forCharacter i: Int) -> Rect {
+    public func caretRect(forCharacter i: Int) -> Rect { caretRect(forDisplay: displayIndex(ofCharacter: i)) }
+
+    /// The caret rectangle at an index of the drawn text (content-node coordinates).
+    private func caretRect(forDisplay index: Int) -> Rect {
         let layout = textLayout
-        if let r = layout.caretRect(at: displayIndex(ofCharacter: i)) {
+        if let r = layout.caretRect(at: index) {
             return Rect(x: r.minX, y: r.minY, width: Self.caretWidth, height: r.height)
         }
         let m = TextLayout.emptyLineMetrics(typingAttributes)
@@ -347,13 +418,15 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         let size = bounds.size
         guard size.width > 0, size.height > 0 else { return }
         let (inset, multiline, sel, placeholder, empty, selColor) = lock.withLock {
-            (_inset, _isMultiline, _editor.selection, _placeholder, _editor.characterCount == 0, _selectionColor)
+            (_inset, _isMultiline, _editor.selection, _placeholder, _editor.characterCount == 0 && _editor.preedit == nil, _selectionColor)
         }
         let layout = textLayout
         let visible = Size(width: max(0, size.width - inset.horizontal), height: max(0, size.height - inset.vertical))
 
-        // Scroll so the caret (the selection's moving end) stays visible.
-        let caret = caretRect(forCharacter: sel.head)
+        // Scroll so the caret (the selection's moving end, or the pre-edit's cursor) stays visible.
+        let preeditCursor = preeditCursorDisplayRange()
+        let hasPreedit = lock.withLock { _editor.preedit != nil }
+        let caret = preeditCursor.map { caretRect(forDisplay: $0.upperBound) } ?? caretRect(forCharacter: sel.head)
         var scroll = scrollOffset
         if multiline {
             scroll.x = 0
@@ -380,7 +453,13 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         caretNode.frame = caret.offsetBy(dx: origin.x, dy: origin.y)
 
         // Selection highlights, one node per rectangle, behind the text.
-        let rects = isEditing && !sel.isCaret ? layout.rects(for: displayIndex(ofCharacter: sel.range.lowerBound)..<displayIndex(ofCharacter: sel.range.upperBound)) : []
+        // With a pre-edit, its cursor range (when not a caret) is highlighted instead.
+        let rects: [Rect]
+        if hasPreedit {
+            rects = isEditing && preeditCursor.map({ !$0.isEmpty }) == true ? layout.rects(for: preeditCursor!) : []
+        } else {
+            rects = isEditing && !sel.isCaret ? layout.rects(for: displayIndex(ofCharacter: sel.range.lowerBound)..<displayIndex(ofCharacter: sel.range.upperBound)) : []
+        }
         while highlightNodes.count < rects.count {
             let n = DisplayNode()
             n.isUserInteractionEnabled = false
@@ -396,7 +475,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
                 n.isHidden = true
             }
         }
-        restartBlink(showing: isEditing && sel.isCaret)
+        restartBlink(showing: isEditing && (hasPreedit ? preeditCursor != nil : sel.isCaret))
     }
 
     private func restartBlink(showing: Bool) {
@@ -421,11 +500,15 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         delegate?.editableTextNodeDidBeginEditing(self)
     }
 
-    /// Ends editing: hides the caret, closes the undo group, tells the host and the delegate.
+    /// Ends editing: hides the caret, drops an input method's pre-edit, closes the undo group,
+    /// tells the host and the delegate.
     open override func didResignFocus() {
         isEditing = false
         drag = nil
-        lock.withLock { _editor.breakUndoCoalescing() }
+        lock.withLock {
+            _editor.breakUndoCoalescing()
+            if _editor.preedit != nil { _editor.setPreedit(nil); _textVersion &+= 1 }
+        }
         refresh()
         findEditingHost()?.editingDidEnd(in: self)
         delegate?.editableTextNodeDidFinishEditing(self)
@@ -521,6 +604,87 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
             return perform(.move(m == .wordLeft ? .documentStart : .documentEnd, extending: extending))
         }
         return perform(command)
+    }
+
+    // MARK: Input methods (main thread)
+
+    /// What the field is for, told to input methods (fcitx5, IBus through text-input-v3). By
+    /// default derived: `isSecureTextEntry` gives a password with hidden, sensitive text;
+    /// `isMultiline` adds the multiline hint. Setting it overrides that for good. Any thread.
+    public var contentType: TextContentType {
+        get { lock.withLock { _contentType ?? derivedContentTypeLocked() } }
+        set { lock.withLock { _contentType = newValue } }
+    }
+
+    private func derivedContentTypeLocked() -> TextContentType {
+        if _isSecure { return TextContentType(purpose: .password, hints: [.hiddenText, .sensitiveData]) }
+        return TextContentType(purpose: .normal, hints: _isMultiline ? [.multiline] : [])
+    }
+
+    /// The input method's pre-edit shown at the selection, if any (not part of `text`). Any
+    /// thread.
+    public var preedit: TextPreedit? { lock.withLock { _editor.preedit } }
+
+    /// Shows an input method's pre-edit (nil: none) in place of the selection, underlined, with
+    /// its cursor; the text does not change (`TextEditor.setPreedit(_:)`). Main thread.
+    public func setPreedit(_ preedit: TextPreedit?) {
+        let changed = lock.withLock { () -> Bool in
+            let old = _editor.preedit
+            _editor.setPreedit(preedit)
+            guard _editor.preedit != old else { return false }
+            _textVersion &+= 1
+            return true
+        }
+        guard changed else { return }
+        let (multiline, limit) = lock.withLock { (_isMultiline, _maximumLinesShown) }
+        if multiline && limit != 1 { setNeedsLayout() }
+        refresh()
+    }
+
+    /// Applies an input method's update in text-input-v3's order: the old pre-edit goes, the
+    /// surrounding text is deleted (bytes widened to whole characters, clamped to the text), the
+    /// commit replaces the selection, the new pre-edit shows. The delegate is asked before the
+    /// deletion and the commit and told of them, as for typing. Ignored unless editable. Main
+    /// thread.
+    public func applyInputMethod(_ update: TextInputUpdate) {
+        guard isEditable else { return }
+        lock.withLock {
+            if _editor.preedit != nil { _editor.setPreedit(nil); _textVersion &+= 1 }
+        }
+        let deletion = lock.withLock { _editor.surroundingDeletion(before: update.deleteBefore, after: update.deleteAfter) }
+        if !deletion.before.isEmpty || !deletion.after.isEmpty {
+            let d = delegate
+            let allowed = [deletion.after, deletion.before].allSatisfy { r in
+                r.isEmpty || d?.editableTextNode(self, shouldChangeTextIn: r, replacementText: "") ?? true
+            }
+            if allowed {
+                let before = lock.withLock { () -> TextSelection in
+                    let s = _editor.selection
+                    _editor.deleteSurrounding(before: update.deleteBefore, after: update.deleteAfter)
+                    _textVersion &+= 1
+                    return s
+                }
+                textDidChange(selectionBefore: before)
+            }
+        }
+        if let commit = update.commit, !commit.isEmpty, let edit = lock.withLock({ _editor.edit(for: .insert(commit)) }) {
+            replace(TextEdit(range: edit.range, replacement: commit, kind: .other))
+        }
+        setPreedit(update.preedit)
+        refresh()
+    }
+
+    /// What an input method is told about this field while it edits: the text around the caret
+    /// (`TextEditor.surroundingText(maximumBytes:)`), the content type, and the caret (or
+    /// pre-edit cursor) rectangle in window points. Nil when not editing. Main thread.
+    public var textInputState: TextInputState? {
+        guard isEditing else { return nil }
+        let (surrounding, type, inset) = lock.withLock { (_editor.surroundingText(), _contentType ?? derivedContentTypeLocked(), _inset) }
+        let sel = selection
+        let caret = preeditCursorDisplayRange().map { caretRect(forDisplay: $0.lowerBound) } ?? caretRect(forCharacter: sel.head)
+        let local = caret.offsetBy(dx: inset.left - scrollOffset.x, dy: inset.top - scrollOffset.y)
+        return TextInputState(surroundingText: surrounding.text, cursor: surrounding.cursor, anchor: surrounding.anchor,
+                              contentType: type, cursorRectangle: convertToWindow(local))
     }
 
     // MARK: Touches and pointer (main thread)

@@ -144,6 +144,9 @@ public struct TextEditor: Sendable {
     public var typingAttributes: TextAttributes
     /// Undo groups kept (older ones are dropped).
     public var undoLimit = 100
+    /// Text an input method is composing at the selection (shown, not yet in `text`); see
+    /// `setPreedit(_:)` (TextEditor+InputMethod.swift).
+    public internal(set) var preedit: TextPreedit?
 
     /// Scalar offset of every cluster boundary: `boundaries[i]` is where character i starts;
     /// the last entry is `text.scalarCount`.
@@ -477,7 +480,7 @@ public struct TextEditor: Sendable {
     }
 
     /// The attributed text of a scalar range, built from the public runs.
-    private func attributedSubtext(_ range: Range<Int>) -> AttributedText {
+    func attributedSubtext(_ range: Range<Int>) -> AttributedText {
         guard !range.isEmpty else { return AttributedText() }
         let scalars = Array(text.string.unicodeScalars[text.stringIndex(ofScalarOffset: range.lowerBound)..<text.stringIndex(ofScalarOffset: range.upperBound)])
         var out = AttributedText()

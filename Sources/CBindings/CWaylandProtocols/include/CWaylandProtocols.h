@@ -10,6 +10,7 @@
 #include "viewporter-client-protocol.h"
 #include "fractional-scale-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
+#include "text-input-unstable-v3-client-protocol.h"
 
 // The interface descriptions libwayland needs for wl_registry_bind and friends, returned by
 // address. Swift must never pass `withUnsafePointer(to: wl_compositor_interface)`: that is a
@@ -24,5 +25,6 @@ const struct wl_interface *silk_wp_viewporter_interface(void);
 const struct wl_interface *silk_wp_fractional_scale_manager_v1_interface(void);
 const struct wl_interface *silk_wp_presentation_interface(void);
 const struct wl_interface *silk_wl_data_device_manager_interface(void);
+const struct wl_interface *silk_zwp_text_input_manager_v3_interface(void);
 
 #endif
