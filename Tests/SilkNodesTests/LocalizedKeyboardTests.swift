@@ -54,6 +54,16 @@ import SilkTestSupport
         }
     }
 
+    /// xkb's "empty" layout compiles but types nothing on the block: skipped with a message.
+    @Test func aLayoutWithoutLettersIsRefused() {
+        do { _ = try XKBLayoutTable.load("empty"); Issue.record("empty loaded") } catch {
+            #expect(error.description.contains("types no letter"))
+        }
+        let k = KeyboardNode()
+        #expect(k.setLayouts(["empty", "gr"], includingEnvironment: false).count == 1)
+        #expect(k.layouts.map(\.name) == ["gr"])
+    }
+
     @Test func environmentLayoutsPairVariants() {
         let c = SilkConfiguration(environment: ["XKB_DEFAULT_LAYOUT": "us,de", "XKB_DEFAULT_VARIANT": "intl,"])
         #expect(XKBLayoutTable.environmentLayouts(c) == ["us(intl)", "de"])
@@ -210,6 +220,30 @@ extension PipelineTests {
             type("1", host, h, d, at: &t)
             #expect(field.text == "2581")
         }
+    }
+
+    /// The long-press popup over fr's e, é selected (640×330 at 1×: the popup rises above the
+    /// keyboard's top row).
+    @Test func longPressPopupGolden() throws {
+        let keyboard = KeyboardNode()
+        #expect(keyboard.setLayouts(["fr"], includingEnvironment: false).isEmpty)
+        keyboard.style.width = .points(640)
+        keyboard.style.height = .points(260)
+        let root = DisplayNode()
+        root.backgroundColor = Color(rgb: 0x1f2937)
+        root.addSubnode(keyboard)
+        root.layoutSpecBlock = { _, _ in InsetLayoutSpec(insets: EdgeInsets(top: 70, left: 0, bottom: 0, right: 0), child: keyboard) }
+        let size = Size(width: 640, height: 330)
+        _ = try NodeSnapshot.render(root, size: size, scale: 1)   // lays the keys out
+        let e = try #require(keyboard.visibleKeys.first { $0.action == .character("e") }?.button)
+        let variants = keyboard.variants(for: .character("e"))
+        let i = try #require(variants.firstIndex(of: "é"))
+        keyboard.showVariants(variants, above: e)
+        let cell = try #require(keyboard.popupCellCentre(i))
+        keyboard.selectVariant(at: keyboard.convert(cell, from: nil))
+        #expect(keyboard.shownVariants == variants)
+        let bitmap = try NodeSnapshot.render(root, size: size, scale: 1)
+        try Golden.verify(bitmap, named: "keyboard-fr-long-press", in: Golden.directory())
     }
 
     /// Goldens of each layout's letters page and of the two pads (640×260 at 1×).

@@ -128,6 +128,7 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
         popup.isUserInteractionEnabled = false
         popup.backgroundColor = Color(rgb: 0x374151)
         popup.cornerRadius = 8
+        popup.automaticallyManagesSubnodes = true
         addGestureRecognizer(KeyVariantsRecognizer(keyboard: self))
         updateTitles()
     }
@@ -439,6 +440,10 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
             b.updateStyle { $0.width = .points(w); $0.height = .points(h) }
             return b
         }
+        popup.layoutSpecBlock = { [cells = popupCells] _, _ in
+            InsetLayoutSpec(insets: EdgeInsets(all: 4), child: StackLayoutSpec(direction: .horizontal, spacing: 0, children: cells))
+        }
+        popup.setNeedsLayout()
         popup.updateStyle { s in
             s.layoutPosition = Point(x: x, y: kf.minY - h - 12)
             s.width = .points(total)
@@ -524,10 +529,6 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
         let stack = InsetLayoutSpec(insets: EdgeInsets(all: 8), style: outer,
                                     child: StackLayoutSpec(direction: .vertical, spacing: 8, children: rows))
         guard !popup.isHidden else { return stack }
-        popup.layoutSpecBlock = { [cells = popupCells] _, _ in
-            InsetLayoutSpec(insets: EdgeInsets(all: 4), child: StackLayoutSpec(direction: .horizontal, spacing: 0, children: cells))
-        }
-        popup.automaticallyManagesSubnodes = true
         return OverlayLayoutSpec(child: stack, overlay: AbsoluteLayoutSpec(children: [popup]))
     }
 }
