@@ -243,12 +243,14 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
     }
 
     /// What a letter key types now: with an xkb layout and Shift, the key's Shift level when it
-    /// is a letter, else the plain letter upper-cased (ß stays ß).
+    /// is a letter (but not a Latin one on a non-Latin key: Hebrew keys carry QWERTY capitals at
+    /// level 2), else the plain letter upper-cased (ß and ש stay as they are).
     private func typedSymbol(_ c: String) -> XKBKeySymbol? {
         let upper = (shifted || capsLock) && page == .letters
         if let key = layoutKey(text: c), let plain = key.symbol(0) {
             guard upper else { return plain }
-            if let s = key.symbol(1), s.text.count == 1, s.text.first!.isLetter { return s }
+            if let s = key.symbol(1), s.text.count == 1, s.text.first!.isLetter,
+               !(s.text.first!.isASCII && !plain.text.first!.isASCII) { return s }
             let u = c.uppercased()
             return u.count == 1 ? XKBKeySymbol(keysym: 0, text: u) : plain
         }
