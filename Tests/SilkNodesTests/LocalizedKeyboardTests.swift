@@ -191,6 +191,32 @@ extension PipelineTests {
         }
     }
 
+    /// es's dead acute: ´ then e types é; twice types the accent; then space types what the
+    /// Compose table says (an apostrophe); Shift selects the key's level-2 dead key (¨); a letter
+    /// it does not combine with types just the letter.
+    @Test func deadKeysComposeByTaps() {
+        withKeyboard {
+            let (host, field, h, d) = scene(["es"])
+            d.focus(field)
+            h.iterate()
+            var t = 1.0
+            tap(host, h, d, .deadKey(0xfe51), at: &t)
+            #expect(host.keyboard.pendingDeadKey == 0xfe51)
+            type("e", host, h, d, at: &t)
+            tap(host, h, d, .deadKey(0xfe51), at: &t)
+            tap(host, h, d, .deadKey(0xfe51), at: &t)
+            tap(host, h, d, .deadKey(0xfe51), at: &t)
+            tap(host, h, d, .space, at: &t)
+            tap(host, h, d, .shift, at: &t)
+            tap(host, h, d, .deadKey(0xfe51), at: &t)
+            type("o", host, h, d, at: &t)
+            tap(host, h, d, .deadKey(0xfe51), at: &t)
+            type("q", host, h, d, at: &t)
+            #expect(field.text == "é´'öq")
+            #expect(host.keyboard.pendingDeadKey == nil)
+        }
+    }
+
     @Test func unknownLayoutsFallBackToUS() {
         let k = KeyboardNode()
         let errors = k.setLayouts(["xx-nope", "yy"], includingEnvironment: false)

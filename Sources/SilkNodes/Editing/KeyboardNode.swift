@@ -58,7 +58,8 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
         /// Switches to the page (and drops shift and caps lock).
         case page(Page)
         /// A dead key of an xkb layout (its plain keysym): the next key types its composition
-        /// (dead acute then e: é); tapped twice, or followed by space, it types the accent.
+        /// (dead acute then e: é); tapped twice it types the accent, followed by space what the
+        /// Compose table gives for space. With Shift, the key's level-2 dead key.
         case deadKey(UInt32)
         /// Switches to the next of `layouts` (shown when there are two or more).
         case nextLayout
@@ -364,7 +365,8 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
             if shifted || capsLock, let s = layoutKey(keysym: k)?.symbol(1), s.isDead { sym = s.keysym }
             if let pending = pendingDeadKey {
                 pendingDeadKey = nil
-                let spacing = currentLayout?.deadKeyCompositions[pending]?[0x20] ?? XKBKeySymbol(keysym: pending, text: "").label
+                // The accent itself (as the Compose table's dead key twice: ´ ´ → ´).
+                let spacing = XKBKeySymbol(keysym: pending, text: "").label
                 if pending == sym { updateTitles(); insert(spacing); break }
                 insert(spacing)
             }
