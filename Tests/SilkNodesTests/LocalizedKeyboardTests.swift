@@ -188,6 +188,16 @@ extension PipelineTests {
             var t = 3.0
             type("e", host, h, d, at: &t)
             #expect(field.text == "ée")
+            // The built-in US keys (no layout) keep their behaviour: held, a key types on release.
+            host.keyboard.layouts = []
+            h.iterate()
+            let plainE = try #require(button(host, .character("e")))
+            #expect(host.keyboard.variants(for: .character("e")).isEmpty)
+            let p = centre(plainE)
+            d.down(p.x, p.y, at: 5)
+            d.up(at: 6)
+            h.iterate()
+            #expect(field.text == "éee")
         }
     }
 

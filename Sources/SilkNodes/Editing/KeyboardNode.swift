@@ -26,8 +26,8 @@ public enum KeyboardType: Hashable, Sendable {
 /// Without `layouts` the letters page is the built-in US QWERTY. With layouts (read from xkb:
 /// `setLayouts(_:)`) the letters page shows the current layout's letter keys and dead keys, a
 /// layout key (showing the layout's short name) cycles through them, and right-to-left layouts
-/// are laid out right to left. Holding a letter key shows its accented variants above it; sliding
-/// onto one and lifting types it. Main thread for input; configure anywhere before showing.
+/// are laid out right to left, and holding a letter key shows its accented variants above it
+/// (sliding onto one and lifting types it). Main thread for input; configure anywhere before showing.
 public final class KeyboardNode: DisplayNode, @unchecked Sendable {
     /// The key layouts the keyboard switches between.
     public enum Page: Sendable {
@@ -405,15 +405,12 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
     // MARK: Long press: accented variants (main thread)
 
     /// The accented variants a long press on `action`'s key offers now: the layout's (AltGr
-    /// levels, dead-key compositions, Latin accents — see `XKBLayoutTable.variants`), or for the
-    /// built-in US keys the Latin accents table. Main thread.
+    /// levels, dead-key compositions, Latin accents — see `XKBLayoutTable.variants`). None on the
+    /// built-in US keys (no layout set), which keep their behaviour: a held key types on release.
+    /// Main thread.
     public func variants(for action: KeyAction) -> [String] {
-        guard page == .letters, case let .character(c) = action else { return [] }
-        let typed = typedText(c)
-        if let layout = currentLayout { return layout.variants[typed] ?? [] }
-        guard let first = c.first, let accents = XKBLayoutTable.latinAccents[first] else { return [] }
-        let upper = typed != c
-        return accents.map { upper ? $0.uppercased() : String($0) }.filter { $0.count == 1 }
+        guard page == .letters, case let .character(c) = action, let layout = currentLayout else { return [] }
+        return layout.variants[typedText(c)] ?? []
     }
 
     /// The key under `point` (this node's coordinates) on the page shown.
