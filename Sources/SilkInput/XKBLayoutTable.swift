@@ -220,7 +220,10 @@ public struct XKBLayoutTable: Sendable {
         var out: [String: [String]] = [:]
         let deadKeys = compositions.keys.sorted()
         for key in rows.flatMap({ $0 }) {
+            let plainIsASCII = key.symbol(0)?.text.first?.isASCII ?? true
             for (level, symbol) in key.levels.prefix(2).enumerated() where !symbol.isDead && !symbol.text.isEmpty {
+                // A Latin capital at level 2 of a non-Latin key (Hebrew's QWERTY) is never typed.
+                if level == 1, !plainIsASCII, symbol.text.first?.isASCII == true { continue }
                 var list: [String] = []
                 func add(_ s: String) {
                     guard !s.isEmpty, s != symbol.text, !list.contains(s), s.count == 1, !s.first!.isWhitespace else { return }

@@ -201,6 +201,26 @@ extension PipelineTests {
         }
     }
 
+    /// On a right-to-left layout the variants run from the right: the first, selected at once,
+    /// is the rightmost, and lifting without sliding types it. (No xkb RTL layout offers more than
+    /// one variant on a letter key, so the popup is given three.)
+    @Test func variantsRunRightToLeftOnHebrew() throws {
+        try withKeyboard {
+            let (host, field, h, d) = scene(["he"])
+            d.focus(field)
+            h.iterate()
+            let key = try #require(button(host, .character("ש")))
+            host.keyboard.target = field
+            host.keyboard.showVariants(["א", "ב", "ג"], above: key)
+            h.iterate()
+            #expect(host.keyboard.shownVariants == ["ג", "ב", "א"])
+            let right = try #require(host.keyboard.popupCellCentre(2)), left = try #require(host.keyboard.popupCellCentre(0))
+            #expect(right.x > left.x)
+            host.keyboard.commitVariant()
+            #expect(field.text == "א")
+        }
+    }
+
     /// es's dead acute: ´ then e types é; twice types the accent; then space types what the
     /// Compose table says (an apostrophe); Shift selects the key's level-2 dead key (¨); a letter
     /// it does not combine with types just the letter.

@@ -114,7 +114,7 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
     private var popupOrigin = Point.zero
     private var popupCellWidth = 0.0
     private var popupCellHeight = 0.0
-    /// The variants shown by the long press under way (for tests). Main thread.
+    /// The variants shown by the long press under way, left to right (for tests). Main thread.
     public var shownVariants: [String] { popup.isHidden ? [] : popupVariants }
 
     /// Creates the keyboard on its letters page, its buttons built once per page. Give it
@@ -421,10 +421,12 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
         }
     }
 
-    /// Shows the variants of `key` in a row above it, the first selected.
+    /// Shows the variants of `key` in a row above it, the first selected (for a right-to-left
+    /// layout the row runs from the right).
     func showVariants(_ list: [String], above key: ButtonNode) {
-        popupVariants = list
-        popupSelection = 0
+        let rtl = currentLayout?.isRightToLeft == true
+        popupVariants = rtl ? list.reversed() : list
+        popupSelection = rtl ? list.count - 1 : 0
         let kf = Rect(origin: key.convert(Point.zero, to: self), size: key.bounds.size)
         let w = max(kf.width, 36), h = kf.height
         let total = w * Double(list.count) + 8
