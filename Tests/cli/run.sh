@@ -324,6 +324,12 @@ if SILK_OSK=always timeout 120 env -u WAYLAND_DISPLAY "$silk" demo form --frames
    && grep -q "form: editing name" "$tmp/log" && grep -q "form: keyboard shown" "$tmp/log" \
    && [ "$(png_size "$tmp/form.png")" = "800 600" ]; then ok
 else bad "demo form --frames 3: $(cat "$tmp/log")"; fi
+# The form with xkb keyboard layouts (docs/editing.md); unknown or malformed names are refused.
+if SILK_OSK=always timeout 120 env -u WAYLAND_DISPLAY -u XKB_DEFAULT_LAYOUT "$silk" demo form --frames 3 --size 800x600 --keyboard-layouts de,ru,he \
+     --out "$tmp/form.png" >"$tmp/log" 2>&1 && grep -q "form: keyboard layouts de,ru,he" "$tmp/log" && grep -q "form: keys .*ß=" "$tmp/log"; then ok
+else bad "demo form --keyboard-layouts de,ru,he: $(cat "$tmp/log")"; fi
+expect_refusal form-layout-unknown '"xx" is unknown to xkb' -- demo form --backend headless --keyboard-layouts de,xx
+expect_refusal form-layout-malformed "--keyboard-layouts" -- demo form --backend headless --keyboard-layouts "de,,ru"
 # SIGTERM mid-frame (docs/reliability.md): the rainforest scrolling, its display queues busy
 # decoding and blurring photos; the app stops in order, writes its last frame and exits 0.
 env -u WAYLAND_DISPLAY "$silk" demo rainforest --size 640x480 --out "$tmp/term.png" >"$tmp/log" 2>&1 &

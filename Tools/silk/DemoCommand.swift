@@ -50,7 +50,13 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Kiosk: show this fixed text in the clock instead of the time (reproducible screens).") var clock: String?
     @Option(help: "Form: fill the fields from code, \"NAME|EMAIL|PIN\" (reference screens).") var formFill: String?
     @Option(help: "Form: the node focused at start: name, email, pin, submit or none.") var formFocus: String = "name"
+    @Option(help: "Form: on-screen keyboard layouts from xkb after XKB_DEFAULT_LAYOUT, comma-separated (de,ru,he); the PIN field gets the PIN pad.") var keyboardLayouts: String?
     @Option(help: "Play timed input from this file once the demo runs: tap X Y, drag X1 Y1 X2 Y2 MS, key NAME, type TEXT, wait MS (docs/navigation.md).") var script: String?
+
+    /// `--keyboard-layouts` split at commas (spaces dropped), nil when not given.
+    var layoutNames: [String]? {
+        keyboardLayouts.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0.filter { $0 != " " }) } }
+    }
 
     func run() throws {
         guard let backend = Backend(rawValue: backend) else { fail("--backend \(backend): expected auto, wayland, fbdev, kms or headless") }
@@ -58,6 +64,12 @@ struct DemoCommand: ParsableCommand {
         if let seconds, !(seconds.isFinite && seconds > 0) { fail("--seconds \(seconds): must be a positive number") }
         if let frames, frames < 1 { fail("--frames \(frames): must be at least 1") }
         guard captureEvery >= 0 else { fail("--capture-every \(captureEvery): must be 0 (off) or more") }
+        if let layoutNames {
+            if layoutNames.isEmpty || layoutNames.contains(where: \.isEmpty) { fail("--keyboard-layouts \"\(keyboardLayouts ?? "")\": expected names such as de,ru,he") }
+            for name in layoutNames {
+                do { _ = try XKBLayoutTable.load(name, composer: nil) } catch { fail("--keyboard-layouts: \(error.description)") }
+            }
+        }
         if let script {
             do { _ = try InputScript(contentsOf: script) } catch { fail("--script \(script): \(error)") }
         }
@@ -144,7 +156,7 @@ struct DemoCommand: ParsableCommand {
             noScrollUpdate = true
             update = { _ in }
         case .form:
-            update = startFormDemo(window: window, fill: formFill, focus: formFocus)
+            update = startFormDemo(window: window, fill: formFill, focus: formFocus, keyboardLayouts: layoutNames)
         case .feed:
             update = startFeedDemo(window: window, app: app)
         case .signage:

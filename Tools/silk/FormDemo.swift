@@ -120,9 +120,18 @@ extension Character {
 
 /// Builds the form for `silk demo form` in `window`: the scene, focus, fill and the key map log.
 @MainActor
-func startFormDemo(window: Window, fill: String?, focus: String) -> (Double) -> Void {
+func startFormDemo(window: Window, fill: String?, focus: String, keyboardLayouts: [String]? = nil) -> (Double) -> Void {
     let form = FormDemoNode()
     let host = KeyboardAvoidingNode(contentNode: form)
+    if let keyboardLayouts {
+        // Localized keyboards (xkb) after the user's XKB_DEFAULT_LAYOUT, and the PIN pad for the PIN.
+        host.keyboard.setLayouts(keyboardLayouts)
+        form.pinField.keyboardType = .pin
+        print("form: keyboard layouts \(host.keyboard.layouts.map(\.name).joined(separator: ","))")
+        host.keyboard.keyTyped = { action in
+            if action == .nextLayout { print("form: keyboard layout \(host.keyboard.currentLayout?.name ?? "us")"); fflush(nil) }
+        }
+    }
     host.name = "form-host"
     window.setRootNode(host)
     let dispatcher = window.inputDispatcher
@@ -139,12 +148,14 @@ func startFormDemo(window: Window, fill: String?, focus: String) -> (Double) -> 
     }
     dispatcher?.focus(target, showsRing: true)
     var printedPage: KeyboardNode.Page?
+    var printedLayout = 0
     return { _ in
         // Once the keyboard is laid out, print where its keys are (window points) for touch tests.
-        guard host.isKeyboardShown, printedPage != host.keyboard.page else { return }
+        guard host.isKeyboardShown, printedPage != host.keyboard.page || printedLayout != host.keyboard.layoutIndex else { return }
         let keys = host.keyboard.visibleKeys
         guard let last = keys.last, !last.button.bounds.isEmpty else { return }
         printedPage = host.keyboard.page
+        printedLayout = host.keyboard.layoutIndex
         let map = keys.map { key -> String in
             let b = key.button.bounds
             let c = key.button.convert(Point(x: b.midX, y: b.midY), to: nil)
@@ -154,7 +165,9 @@ func startFormDemo(window: Window, fill: String?, focus: String) -> (Double) -> 
             case .backspace: "backspace"
             case .enter: "enter"
             case .space: "space"
-            case let .page(p): p == .letters ? "letters" : "symbols"
+            case let .page(p): "\(p)"
+            case let .deadKey(k): "dead-\(String(k, radix: 16))"
+            case .nextLayout: "layout"
             }
             return "\(label)=\(Int(c.x.rounded())),\(Int(c.y.rounded()))"
         }

@@ -169,6 +169,13 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _isEditable } }
         set { lock.withLock { _isEditable = newValue } }
     }
+    /// The on-screen keyboard this field wants: letters (default), a numeric pad or a PIN pad.
+    /// Any thread.
+    public var keyboardType: KeyboardType {
+        get { _keyboardType.withLock { $0 } }
+        set { _keyboardType.withLock { $0 = newValue } }
+    }
+    private let _keyboardType = Locked(KeyboardType.text)
     /// The caret's colour (default the focus blue). Any thread.
     public var caretColor: Color {
         get { lock.withLock { _caretColor } }
