@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SilkGeometry
 import SilkSystem
+import SilkRaster
 @testable import SilkNodes
 
 /// Records the changes posted for the nodes it watches (tests run in parallel, so other tests'
@@ -85,5 +86,62 @@ final class ChangeRecorder: AccessibilityObserver, @unchecked Sendable {
         #expect(AccessibilityValueRange(current: 3, minimum: 0, maximum: 10, step: 0.5).current == 3)
         #expect(AccessibilityAction.activate.name == "click" && AccessibilityAction.custom("Zoom").name == "Zoom")
         #expect(AccessibilityStates([.focusable, .disabled]).description == "focusable|disabled")
+    }
+}
+
+@Suite struct AccessibilitySnapshotTests {
+    @Test func defaultsForTextButtonsFieldsAndImages() {
+        let title = TextNode(AttributedText("Hello"))
+        let button = ButtonNode()
+        button.setTitle("Next ▶")
+        let field = EditableTextNode()
+        field.attributedPlaceholderText = AttributedText("Name")
+        field.attributedText = AttributedText("Ada")
+        let password = EditableTextNode()
+        password.isSecureTextEntry = true
+        password.attributedText = AttributedText("secret")
+        let photo = ImageNode(), labelledPhoto = ImageNode()
+        labelledPhoto.accessibilityLabel = "An orchid"
+        let hidden = TextNode(AttributedText("never read"))
+        hidden.isHidden = true
+        // A plain node is not an element: its children stand in its place.
+        let panel = node(Rect(x: 10, y: 20, width: 200, height: 200), [button, labelledPhoto])
+        button.frame = Rect(x: 5, y: 5, width: 80, height: 30)
+        let root = node(Rect(x: 0, y: 0, width: 400, height: 400), [title, panel, field, password, photo, hidden])
+        root.accessibilityRole = .window
+        root.accessibilityLabel = "Demo"
+
+        let tree = root.accessibilitySnapshot()
+        #expect(tree.role == .window && tree.label == "Demo")
+        #expect(tree.children.map(\.role) == [.label, .button, .image, .textField, .passwordField])
+        #expect(tree.children.map(\.label) == ["Hello", "Next ▶", "An orchid", "Name", nil])
+        let b = tree.children[1]
+        #expect(b.frame == Rect(x: 15, y: 25, width: 80, height: 30))   // window coordinates
+        #expect(b.children.isEmpty)                                        // the title is folded in
+        #expect(b.actions == [.activate] && b.states == [.focusable])
+        #expect(tree.children[3].value == "Ada" && tree.children[3].states.contains(.editable))
+        #expect(tree.children[4].value == nil)                             // secure text withheld
+        button.isEnabled = false
+        #expect(root.accessibilitySnapshot().children[1].states == [.disabled])
+    }
+
+    @Test func aListExposesItsLoadedCellsAndItsItemCount() {
+        let table = TableNode()
+        let h = CollectionHarness(table, source: ModelDataSource([Array(0..<100)]), size: Size(width: 100, height: 100))
+        h.settle()
+        let tree = table.accessibilitySnapshot()
+        #expect(tree.role == .list)
+        #expect(tree.itemCount == 100)
+        #expect(!tree.children.isEmpty && tree.children.count < 100)
+        #expect(tree.children.allSatisfy { $0.role == .listItem && $0.states.contains(.selectable) })
+        // Scrolled: frames follow the content offset (compare a cell loaded before and after).
+        h.scroll(to: 200)
+        let after = table.accessibilitySnapshot()
+        let before = Dictionary(uniqueKeysWithValues: tree.children.map { ($0.id, $0.frame) })
+        let common = after.children.filter { before[$0.id] != nil }
+        #expect(!common.isEmpty)
+        for e in common { #expect(e.frame.minY == before[e.id]!.minY - 200) }
+        #expect(table.performAccessibilityAction(.scrollBackward))
+        #expect(table.contentOffset.y < 200)
     }
 }
