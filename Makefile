@@ -9,7 +9,7 @@ OUT        ?= out
 BENCH_OUT  ?= $(OUT)/bench
 
 # fuzz, test-asan and soak: docs/reliability.md.
-.PHONY: all demo test docs test-tsan test-asan fuzz soak bench bench-peers bench-smoke build build-debug deps deps-test unit-tests cli-tests examples e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
+.PHONY: all demo test docs test-tsan test-asan fuzz soak bench bench-peers bench-smoke build build-debug deps deps-test unit-tests cli-tests examples e2e-fbdev e2e-wayland e2e-accessibility protocols-check snapshots record-golden clean
 
 all: build
 
@@ -48,7 +48,7 @@ test: deps-test
 	$(call PHASE,API reference: doc coverage + DocC (warnings are errors))
 	$(MAKE) --no-print-directory docs
 	$(call PHASE,end-to-end: Wayland compositors and QEMU framebuffer)
-	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev; fi
+	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev e2e-accessibility; fi
 	$(call PHASE,ThreadSanitizer)
 	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
 	$(call PHASE,AddressSanitizer)
@@ -113,6 +113,11 @@ e2e-fbdev: deps-test
 ## headless with --screenshot and compared with Tests/examples/Golden.
 examples:
 	@Tests/examples/run.sh
+
+## The AT-SPI2 bridge under a private accessibility bus: a pyatspi client walks the kiosk demo
+## (headless), presses Next through the Action interface and checks the events. Seconds.
+e2e-accessibility:
+	@Tests/e2e/accessibility.sh $(SILK_DEBUG)
 
 ## The Wayland presenter under weston, sway and cage (headless): screenshots, input, resize, scale.
 e2e-wayland:

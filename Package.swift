@@ -68,6 +68,8 @@ let package = Package(
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         // SVG images (SVGImage, ImageNode) render with librsvg through cairo.
         systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: ["librsvg2-dev"]),
+        // libdbus (CDBus): the AT-SPI2 accessibility bridge (SilkAccessibility).
+        systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
 
         // MARK: Swift layers
         // The base of the stack (Glibc only): the package's one lock type and its `systemCall`.
@@ -102,10 +104,14 @@ let package = Package(
                 dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkFramebuffer",
                                "CDRM", "CSilkLinux", logging],
                 swiftSettings: strict),
+        // The AT-SPI2 bridge: exports the nodes' accessibility trees on the accessibility bus
+        // over libdbus, on a thread of its own (docs/accessibility.md).
+        .target(name: "SilkAccessibility", dependencies: ["SilkSystem", "SilkGeometry", "SilkNodes", "CDBus", logging],
+                swiftSettings: strict),
         // The umbrella an app imports: re-exports the modules a screen is built from, adds
         // `Application`, `Window` and the backend choice.
         .target(name: "Silk", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender",
-                                             "SilkNodes", "SilkFramebuffer", "SilkWayland", "SilkKMS", logging],
+                                             "SilkNodes", "SilkFramebuffer", "SilkWayland", "SilkKMS", "SilkAccessibility", logging],
                 swiftSettings: strict),
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.

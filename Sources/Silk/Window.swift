@@ -55,6 +55,8 @@ public final class Window: PresenterEventHandler {
     private var displayedObserver: ObserverToken?
     private var displayedCallbacks: [@MainActor () -> Void] = []
     private let loop: EventLoop
+    /// The name the window's accessibility element (an AT-SPI frame) has: the window title.
+    var accessibilityTitle = "Silk"
 
     init(presenter: any Presenter, background: Color, loop: EventLoop) throws {
         self.presenter = presenter
@@ -92,6 +94,7 @@ public final class Window: PresenterEventHandler {
             loop.addObserver(.beforeWaiting, order: .nodePass) { _ in pass.run() },
             loop.addObserver(.beforeWaiting, order: .transactionCommit) { _ in pass.committer.commit() },
         ]
+        exportAccessibility()
     }
 
     /// Detaches the root node, if any (see `setRootNode`).
@@ -101,6 +104,7 @@ public final class Window: PresenterEventHandler {
             old.beginAppearanceTransition(false, animated: false)
             old.endAppearanceTransition(animated: false)
         }
+        unexportAccessibility()
         for token in rootNodeObservers { loop.removeObserver(token) }
         rootNodeObservers = []
         if let timer = inputDeadlineTimer { loop.cancelTimer(timer) }
@@ -196,6 +200,7 @@ public final class Window: PresenterEventHandler {
         size = newSize
         scale = newScale
         rootLayer.frame = Rect(size: newSize)
+        exportAccessibility()
         if let pass = nodePass {
             pass.size = size
             pass.scale = scale
@@ -274,6 +279,7 @@ public final class Window: PresenterEventHandler {
 
     /// Stops the render thread (the window shows nothing afterwards).
     public func close() {
+        unexportAccessibility()
         if let commitObserver { loop.removeObserver(commitObserver) }
         commitObserver = nil
         renderThread.stop()

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# End-to-end test of the AT-SPI2 bridge: a private session bus (dbus-run-session) with its own
+# accessibility bus (at-spi-bus-launcher, which activates at-spi2-registryd), the kiosk demo on
+# the headless backend, and Tests/e2e/atspi_check.py — a python3-pyatspi client that finds the
+# demo, walks its tree, presses "Next" through the Action interface and checks the events, and
+# sees the Tab presses of the demo's input script as focus events. About ten seconds.
+#
+#   Tests/e2e/accessibility.sh [PATH/TO/silk]        (default .build/debug/silk; from the repo root)
+#
+# Installs nothing (make deps-test does). Prints "accessibility-e2e: passed" or the failures
+# and exits 1. Artifacts (the demo's log): $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+SILK=$(realpath "${1:-.build/debug/silk}")
+OUT=$(realpath -m "${OUT:-out/e2e-accessibility}")
+rm -rf "$OUT"; mkdir -p "$OUT"
+for tool in dbus-run-session /usr/libexec/at-spi-bus-launcher /usr/bin/python3; do
+  command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed (make deps-test installs at-spi2-core, python3-pyatspi)"; exit 1; }
+done
+/usr/bin/python3 -c "import pyatspi" 2>/dev/null || { echo "FAIL: python3-pyatspi is not installed (make deps-test)"; exit 1; }
+[ -x "$SILK" ] || { echo "FAIL: no silk binary at $SILK"; exit 1; }
+
+# Tab every 0.7 s from 1.5 s on: the client counts focus events whenever it starts listening.
+{ echo "wait 1500"; for _ in $(seq 1 40); do echo "key tab"; echo "wait 700"; done; } > "$OUT/tabs.txt"
+
+export SILK OUT
+timeout 90 dbus-run-session -- bash -c '
+  /usr/libexec/at-spi-bus-launcher --launch-immediately 2>"$OUT/bus.log" &
+  BUS=$!
+  "$SILK" demo kiosk --backend headless --seconds 60 --clock 09:41:00 --out "$OUT/kiosk.png" --script "$OUT/tabs.txt" \
+    >"$OUT/kiosk.log" 2>&1 &
+  APP=$!
+  /usr/bin/python3 Tests/e2e/atspi_check.py silk
+  rc=$?
+  kill -TERM $APP 2>/dev/null; wait $APP 2>/dev/null
+  kill -TERM $BUS 2>/dev/null; wait $BUS 2>/dev/null
+  exit $rc
+' 2>"$OUT/session.log"
+rc=$?
+if [ $rc -eq 0 ]; then echo "accessibility-e2e: passed"; else echo "accessibility-e2e: FAILED (logs in $OUT)"; exit 1; fi
