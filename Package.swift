@@ -62,6 +62,8 @@ let package = Package(
         // SHA-256 for the image cache's file names (SilkNetworkImage).
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         .target(name: "CSilkLinux", path: "Sources/CBindings/CSilkLinux"),
+        // espeak-ng for talk-back, loaded with dlopen (no build or link dependency).
+        .target(name: "CSilkSpeech", path: "Sources/CBindings/CSilkSpeech"),
         // SilkRaster's PNG writer: the libpng write sequence (setjmp included) in one C function.
         .target(name: "CSilkPNG", dependencies: ["CPNG"], path: "Sources/CBindings/CSilkPNG"),
         // Vector paths (Canvas fill/stroke) draw with cairo straight into Silk's pixman bitmaps.
@@ -106,7 +108,7 @@ let package = Package(
                 swiftSettings: strict),
         // The AT-SPI2 bridge: exports the nodes' accessibility trees on the accessibility bus
         // over libdbus, on a thread of its own (docs/accessibility.md).
-        .target(name: "SilkAccessibility", dependencies: ["SilkSystem", "SilkGeometry", "SilkNodes", "CDBus", logging],
+        .target(name: "SilkAccessibility", dependencies: ["SilkSystem", "SilkGeometry", "SilkInput", "SilkNodes", "CDBus", "CSilkSpeech", logging],
                 swiftSettings: strict),
         // The umbrella an app imports: re-exports the modules a screen is built from, adds
         // `Application`, `Window` and the backend choice.
@@ -148,7 +150,7 @@ let package = Package(
         .testTarget(name: "SilkLayoutTests", dependencies: ["SilkLayout", "SilkLayoutTools", "SilkSystem"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "SilkRunLoopTests", dependencies: ["SilkRunLoop", "SilkSystem"], swiftSettings: strict),
-        .testTarget(name: "SilkTests", dependencies: ["Silk", "SilkNodes", "SilkRunLoop", "SilkRender", "SilkLayout"],
+        .testTarget(name: "SilkTests", dependencies: ["Silk", "SilkNodes", "SilkRunLoop", "SilkRender", "SilkLayout", "SilkAccessibility"],
                     swiftSettings: strict),
         .testTarget(name: "SilkNodesTests", dependencies: ["SilkNodes", "SilkTestSupport", "SilkScenes", "SilkDemoServer", "SilkNetworkImage"],
                     exclude: ["Golden"], swiftSettings: strict),

@@ -39,7 +39,10 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   python3-jsonschema
   # The accessibility end-to-end test: a private accessibility bus and registry (at-spi2-core,
   # dbus-run-session from dbus-bin) and the pyatspi client (Tests/e2e/accessibility.sh).
-  at-spi2-core dbus-bin dbus-daemon python3-pyatspi)
+  at-spi2-core dbus-bin dbus-daemon python3-pyatspi
+  # Talk-back's end-to-end test: espeak-ng (loaded at run time) and its voices, sox to measure
+  # the speech it writes.
+  libespeak-ng1 espeak-ng-data sox)
 
 # make bench-peers (not make test): the Qt Quick peer of rainforest-scroll (bench/peers/qtquick-scroll,
 # Qt 6 software scene graph, built with cmake) and the cairo + Pango card (bench/peers/cairo-card).

@@ -57,6 +57,8 @@ public final class Window: PresenterEventHandler {
     private let loop: EventLoop
     /// The name the window's accessibility element (an AT-SPI frame) has: the window title.
     var accessibilityTitle = "Silk"
+    /// Spoken feedback (`SILK_TALKBACK=1`), started with the first root node.
+    var talkBack: TalkBack?
 
     init(presenter: any Presenter, background: Color, loop: EventLoop) throws {
         self.presenter = presenter
@@ -227,6 +229,7 @@ public final class Window: PresenterEventHandler {
     /// scripted input may call it directly. Without a root node the event is dropped.
     public func handle(_ event: InputEvent) {
         guard let dispatcher = inputDispatcher else { return }
+        if let talkBack, talkBack.handle(event) { return }
         dispatcher.handle(event)
         armInputDeadline(dispatcher)
     }

@@ -68,13 +68,13 @@ public final class AccessibilityBridge: @unchecked Sendable {
     /// or `SILK_ACCESSIBILITY=0`. `appName` names the application to clients. Any thread; start
     /// one bridge per process.
     public static func start(appName: String) -> AccessibilityBridge? {
-        let env = ProcessInfo.processInfo.environment
-        if env["SILK_ACCESSIBILITY"] == "0" {
+        let config = SilkConfiguration.current
+        if !config.exportsAccessibility {
             logger.debug("accessibility: off (SILK_ACCESSIBILITY=0)")
             return nil
         }
         _ = dbus_threads_init_default()
-        guard let address = busAddress(env) else { return nil }
+        guard let address = busAddress(config) else { return nil }
         var error = DBusError()
         dbus_error_init(&error)
         guard let conn = dbus_connection_open_private(address, &error) else {
@@ -139,22 +139,25 @@ public final class AccessibilityBridge: @unchecked Sendable {
     /// Unregisters from the bus and stops the thread; waits for it. Any thread but the bridge's.
     public func stop() {
         guard thread != nil else { return }
-        pending.withLock { $0.stop = true }
+        pending.withLock { $0.stop = true; $0.dirty = false }
         wake()
         stopped.wait()
         thread = nil
     }
 
+    /// Marks the tree stale and wakes the bridge thread; one write per burst of changes (the
+    /// thread clears `dirty` when it refreshes). Any thread.
     private func wake() {
-        pending.withLock { $0.dirty = true }
+        let wasDirty = pending.withLock { p -> Bool in defer { p.dirty = true }; return p.dirty }
+        if wasDirty { return }
         var one: UInt8 = 1
         _ = write(wakeWriteFD, &one, 1)
     }
 
     // MARK: Start-up
 
-    private static func busAddress(_ env: [String: String]) -> String? {
-        if let a = env["AT_SPI_BUS_ADDRESS"], !a.isEmpty { return a }
+    private static func busAddress(_ config: SilkConfiguration) -> String? {
+        if let a = config.accessibilityBusAddress { return a }
         var error = DBusError()
         dbus_error_init(&error)
         guard let session = dbus_bus_get_private(DBUS_BUS_SESSION, &error) else {

@@ -3,7 +3,8 @@
 # accessibility bus (at-spi-bus-launcher, which activates at-spi2-registryd), the kiosk demo on
 # the headless backend, and Tests/e2e/atspi_check.py — a python3-pyatspi client that finds the
 # demo, walks its tree, presses "Next" through the Action interface and checks the events, and
-# sees the Tab presses of the demo's input script as focus events. About ten seconds.
+# sees the Tab presses of the demo's input script as focus events; then talk-back (espeak-ng into
+# a WAV file) speaks a touched button and activates it on a double tap. About fifteen seconds.
 #
 #   Tests/e2e/accessibility.sh [PATH/TO/silk]        (default .build/debug/silk; from the repo root)
 #
@@ -37,4 +38,30 @@ timeout 90 dbus-run-session -- bash -c '
   exit $rc
 ' 2>"$OUT/session.log"
 rc=$?
-if [ $rc -eq 0 ]; then echo "accessibility-e2e: passed"; else echo "accessibility-e2e: FAILED (logs in $OUT)"; exit 1; fi
+[ $rc -eq 0 ] || echo "FAIL: the AT-SPI client (logs in $OUT)"
+
+# Talk-back (SILK_TALKBACK=1) writing to a WAV file: a touch on "Next ▶" (its centre at 1280x720:
+# x 16+186+75, y 658+26) speaks its label; a double tap there activates it. The audio must not be
+# silent (sox's RMS amplitude) and must last as long as speech does.
+tb_fail=0
+tbad() { tb_fail=1; echo "FAIL: talkback: $*"; }
+if ! command -v sox >/dev/null; then tbad "sox is not installed (make deps-test)"; else
+  printf 'wait 800\ntap 277 684\nwait 700\ntap 277 684\nwait 120\ntap 277 684\nwait 1500\n' > "$OUT/talkback.txt"
+  SILK_TALKBACK=1 SILK_TALKBACK_WAV="$OUT/talkback.wav" SILK_TALKBACK_RATE=220 SILK_ACCESSIBILITY=0 timeout 60 \
+    "$SILK" demo kiosk --backend headless --seconds 6 --clock 09:41:00 --out "$OUT/talkback.png" \
+    --script "$OUT/talkback.txt" >"$OUT/talkback.log" 2>&1
+  grep -q "talkback: Next ▶, button" "$OUT/talkback.log" && echo "ok:   talkback: touching Next speaks \"Next ▶, button\"" \
+    || tbad "no 'talkback: Next ▶, button' in $OUT/talkback.log"
+  grep -q "kiosk: Selected: Monsoon leaves" "$OUT/talkback.log" && echo "ok:   talkback: a double tap activates Next" \
+    || tbad "a double tap on Next did not select the next tile"
+  if [ -s "$OUT/talkback.wav" ]; then
+    stat=$(sox "$OUT/talkback.wav" -n stat 2>&1)
+    rms=$(echo "$stat" | awk '/RMS +amplitude/ {print $3}')
+    len=$(echo "$stat" | awk '/Length \(seconds\)/ {print $3}')
+    if awk -v r="$rms" -v l="$len" 'BEGIN { exit !(r > 0.01 && l > 0.4) }'; then
+      echo "ok:   talkback: the WAV holds speech ($len s, RMS $rms)"
+    else tbad "the WAV is silent or short ($len s, RMS $rms)"; fi
+  else tbad "no WAV written at $OUT/talkback.wav"; fi
+fi
+
+if [ $rc -eq 0 ] && [ $tb_fail -eq 0 ]; then echo "accessibility-e2e: passed"; else echo "accessibility-e2e: FAILED (logs in $OUT)"; exit 1; fi

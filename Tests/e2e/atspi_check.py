@@ -84,8 +84,17 @@ for kind in ["object:state-changed:selected", "object:state-changed:focused", "o
 
 check(app.getRoleName() == "application", "the application object has the application role")
 frames = [c for c in app if c is not None]
-check(len(frames) == 1 and frames[0].getRoleName() == "frame", "one window, a frame")
+if not check(len(frames) == 1 and frames[0].getRoleName() == "frame", "one window, a frame"):
+    sys.exit(1)
 frame = frames[0]
+
+
+def loaded():
+    # The app registers before its first layout: wait (as a screen reader would, for
+    # children-changed) until the list has loaded rows.
+    return any(a.getRoleName() == "list" and a.childCount > 0 for a in walk(frame))
+t0 = time.monotonic()
+check(pump(loaded, 20), f"the list's rows appear ({time.monotonic() - t0:.2f} s)")
 everything = list(walk(frame))
 buttons = {a.name: a for a in everything if a.getRoleName() == "push button"}
 for name in ["◀ Previous", "Next ▶", "Details"]:
