@@ -115,7 +115,8 @@ examples:
 	@Tests/examples/run.sh
 
 ## The AT-SPI2 bridge under a private accessibility bus: a pyatspi client walks the kiosk demo
-## (headless), presses Next through the Action interface and checks the events. Seconds.
+## (headless), presses Next through the Action interface and checks the events; then talk-back
+## speaks a touched button into a WAV that sox measures. About fifteen seconds.
 e2e-accessibility:
 	@Tests/e2e/accessibility.sh $(SILK_DEBUG)
 

@@ -204,6 +204,7 @@ public final class AccessibilityBridge: @unchecked Sendable {
         observerToken = AccessibilityNotifications.addObserver(ChangeForwarder(bridge: self))
         let t = Thread { [self] in run() }
         t.name = "silk.a11y"
+        t.stackSize = 8 << 20   // the snapshot recurses once per tree level
         thread = t
         t.start()
     }
