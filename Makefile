@@ -9,7 +9,7 @@ OUT        ?= out
 BENCH_OUT  ?= $(OUT)/bench
 
 # fuzz, test-asan and soak: docs/reliability.md.
-.PHONY: all demo test docs test-tsan test-asan fuzz soak bench bench-peers bench-smoke build build-debug deps deps-test unit-tests cli-tests examples e2e-fbdev e2e-wayland protocols-check snapshots record-golden clean
+.PHONY: all demo test docs test-tsan test-asan fuzz soak bench bench-peers bench-smoke build build-debug deps deps-test unit-tests cli-tests examples e2e-fbdev e2e-wayland e2e-accessibility protocols-check snapshots record-golden clean
 
 all: build
 
@@ -48,7 +48,7 @@ test: deps-test
 	$(call PHASE,API reference: doc coverage + DocC (warnings are errors))
 	$(MAKE) --no-print-directory docs
 	$(call PHASE,end-to-end: Wayland compositors and QEMU framebuffer)
-	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev; fi
+	@if [ "$${SILK_SKIP_E2E:-0}" != 1 ]; then $(MAKE) --no-print-directory e2e-wayland e2e-fbdev e2e-accessibility; fi
 	$(call PHASE,ThreadSanitizer)
 	@if [ "$${SILK_SKIP_TSAN:-0}" != 1 ]; then $(MAKE) --no-print-directory test-tsan; fi
 	$(call PHASE,AddressSanitizer)
@@ -114,6 +114,12 @@ e2e-fbdev: deps-test
 examples:
 	@Tests/examples/run.sh
 
+## The AT-SPI2 bridge under a private accessibility bus: a pyatspi client walks the kiosk demo
+## (headless), presses Next through the Action interface and checks the events; then talk-back
+## speaks a touched button into a WAV that sox measures. About fifteen seconds.
+e2e-accessibility:
+	@Tests/e2e/accessibility.sh $(SILK_DEBUG)
+
 ## The Wayland presenter under weston, sway and cage (headless): screenshots, input, resize, scale.
 e2e-wayland:
 	@Tests/e2e/wayland.sh $(SILK_DEBUG)
@@ -124,7 +130,7 @@ e2e-wayland:
 ## graphs), when the getting-started article's code is not the hello example's main.swift, and on
 ## any DocC warning, such as a ``link`` to a symbol that does not exist.
 ## Browse it with `docc preview` or serve the archive with any static file server.
-DOC_TARGETS := Silk SilkGeometry SilkInput SilkLayout SilkNodes SilkRaster SilkRender SilkRunLoop SilkNetworkImage
+DOC_TARGETS := Silk SilkGeometry SilkInput SilkLayout SilkNodes SilkRaster SilkRender SilkRunLoop SilkNetworkImage SilkAccessibility
 docs:
 	@scripts/check-doc-coverage.py
 	@scripts/check-getting-started.sh

@@ -62,12 +62,16 @@ let package = Package(
         // SHA-256 for the image cache's file names (SilkNetworkImage).
         systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: ["libssl-dev"]),
         .target(name: "CSilkLinux", path: "Sources/CBindings/CSilkLinux"),
+        // espeak-ng for talk-back, loaded with dlopen (no build or link dependency).
+        .target(name: "CSilkSpeech", path: "Sources/CBindings/CSilkSpeech"),
         // SilkRaster's PNG writer: the libpng write sequence (setjmp included) in one C function.
         .target(name: "CSilkPNG", dependencies: ["CPNG"], path: "Sources/CBindings/CSilkPNG"),
         // Vector paths (Canvas fill/stroke) draw with cairo straight into Silk's pixman bitmaps.
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         // SVG images (SVGImage, ImageNode) render with librsvg through cairo.
         systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: ["librsvg2-dev"]),
+        // libdbus (CDBus): the AT-SPI2 accessibility bridge (SilkAccessibility).
+        systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
 
         // MARK: Swift layers
         // The base of the stack (Glibc only): the package's one lock type and its `systemCall`.
@@ -102,10 +106,14 @@ let package = Package(
                 dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkFramebuffer",
                                "CDRM", "CSilkLinux", logging],
                 swiftSettings: strict),
+        // The AT-SPI2 bridge: exports the nodes' accessibility trees on the accessibility bus
+        // over libdbus, on a thread of its own (docs/accessibility.md).
+        .target(name: "SilkAccessibility", dependencies: ["SilkSystem", "SilkGeometry", "SilkInput", "SilkNodes", "CDBus", "CSilkSpeech", logging],
+                swiftSettings: strict),
         // The umbrella an app imports: re-exports the modules a screen is built from, adds
         // `Application`, `Window` and the backend choice.
         .target(name: "Silk", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender",
-                                             "SilkNodes", "SilkFramebuffer", "SilkWayland", "SilkKMS", logging],
+                                             "SilkNodes", "SilkFramebuffer", "SilkWayland", "SilkKMS", "SilkAccessibility", logging],
                 swiftSettings: strict),
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.
@@ -142,7 +150,7 @@ let package = Package(
         .testTarget(name: "SilkLayoutTests", dependencies: ["SilkLayout", "SilkLayoutTools", "SilkSystem"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "SilkRunLoopTests", dependencies: ["SilkRunLoop", "SilkSystem"], swiftSettings: strict),
-        .testTarget(name: "SilkTests", dependencies: ["Silk", "SilkNodes", "SilkRunLoop", "SilkRender", "SilkLayout"],
+        .testTarget(name: "SilkTests", dependencies: ["Silk", "SilkNodes", "SilkRunLoop", "SilkRender", "SilkLayout", "SilkAccessibility"],
                     swiftSettings: strict),
         .testTarget(name: "SilkNodesTests", dependencies: ["SilkNodes", "SilkTestSupport", "SilkScenes", "SilkDemoServer", "SilkNetworkImage"],
                     exclude: ["Golden"], swiftSettings: strict),

@@ -52,7 +52,9 @@ build=(swiftlang libswiftlang libc6-dev gcc pkg-config libwayland-dev wayland-pr
   # The KMS presenter's libraries (issue 22, branch kms): present so a root made today builds it.
   libdrm-dev libseat-dev libinput-dev
   # Paths and SVG (cairo, librsvg), GIF and WebP (giflib, libwebp): SilkRaster links them.
-  libcairo2-dev librsvg2-dev libgif-dev libwebp-dev)
+  libcairo2-dev librsvg2-dev libgif-dev libwebp-dev
+  # libdbus (CDBus): the AT-SPI2 accessibility bridge (SilkAccessibility).
+  libdbus-1-dev)
 # What the unit tests read: fonts (ensure-packages.sh test; bookworm's fonts-kacst is
 # fonts-kacst-one since trixie) and XKB / Compose data.
 testdata=(fonts-dejavu-core fonts-wqy-microhei fonts-kacst-one fonts-freefont-ttf fonts-noto-color-emoji

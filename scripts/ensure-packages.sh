@@ -18,7 +18,9 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   # cairo draws vector paths into Silk's bitmaps; librsvg renders SVG images (through cairo).
   libcairo2-dev librsvg2-dev
   # GIF and WebP decoding, still and animated (CGIF, CWebP; docs/images.md).
-  libgif-dev libwebp-dev)
+  libgif-dev libwebp-dev
+  # libdbus (CDBus): the AT-SPI2 accessibility bridge (SilkAccessibility, docs/accessibility.md).
+  libdbus-1-dev)
 # Fonts the demo's text scene shows (CJK and colour emoji; Debian 12 ships only DejaVu): wanted
 # by `make demo`, which goes on without them (saying which package would fix the boxes) when it
 # cannot install them.
@@ -34,7 +36,13 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   # a C compiler for Tests/e2e/tools (libpng-dev and libwayland-dev are build packages).
   weston sway cage xwayland grim wtype gcc libc6-dev
   # The benchmark smoke test validates `silk bench --json` against docs/benchmark.schema.json.
-  python3-jsonschema)
+  python3-jsonschema
+  # The accessibility end-to-end test: a private accessibility bus and registry (at-spi2-core,
+  # dbus-run-session from dbus-bin) and the pyatspi client (Tests/e2e/accessibility.sh).
+  at-spi2-core dbus-bin dbus-daemon python3-pyatspi
+  # Talk-back's end-to-end test: espeak-ng (loaded at run time) and its voices, sox to measure
+  # the speech it writes.
+  libespeak-ng1 espeak-ng-data sox)
 
 # make bench-peers (not make test): the Qt Quick peer of rainforest-scroll (bench/peers/qtquick-scroll,
 # Qt 6 software scene graph, built with cmake) and the cairo + Pango card (bench/peers/cairo-card).

@@ -93,6 +93,7 @@ public final class Application {
                                       takeConsole: takesConsole, kms: kmsOptions)
         explanation?(choice.explanation)
         let window = try Window(presenter: choice.presenter, background: background, loop: loop)
+        window.accessibilityTitle = options.title
         window.closeRequested = { [weak self] in self?.quit() }
         window.backendFailed = { [weak self] message in self?.fail(message) }
         // Every interactive backend (Wayland's presenter, the framebuffer session) reports

@@ -7,3 +7,4 @@
 @_exported import SilkRaster
 @_exported import SilkRender
 @_exported import SilkRunLoop
+@_exported import SilkAccessibility

@@ -59,6 +59,10 @@ public final class Window: PresenterEventHandler {
     /// The field that state was for.
     var sentTextInputField: ObjectIdentifier?
     private let loop: EventLoop
+    /// The name the window's accessibility element (an AT-SPI frame) has: the window title.
+    var accessibilityTitle = "Silk"
+    /// Spoken feedback (`SILK_TALKBACK=1`), started with the first root node.
+    var talkBack: TalkBack?
 
     init(presenter: any Presenter, background: Color, loop: EventLoop) throws {
         self.presenter = presenter
@@ -99,6 +103,7 @@ public final class Window: PresenterEventHandler {
             loop.addObserver(.beforeWaiting, order: .nodePass) { _ in pass.run() },
             loop.addObserver(.beforeWaiting, order: .transactionCommit) { _ in pass.committer.commit() },
         ]
+        exportAccessibility()
     }
 
     /// Detaches the root node, if any (see `setRootNode`).
@@ -108,6 +113,7 @@ public final class Window: PresenterEventHandler {
             old.beginAppearanceTransition(false, animated: false)
             old.endAppearanceTransition(animated: false)
         }
+        unexportAccessibility()
         for token in rootNodeObservers { loop.removeObserver(token) }
         rootNodeObservers = []
         if let timer = inputDeadlineTimer { loop.cancelTimer(timer) }
@@ -203,6 +209,7 @@ public final class Window: PresenterEventHandler {
         size = newSize
         scale = newScale
         rootLayer.frame = Rect(size: newSize)
+        exportAccessibility()
         if let pass = nodePass {
             pass.size = size
             pass.scale = scale
@@ -229,6 +236,7 @@ public final class Window: PresenterEventHandler {
     /// scripted input may call it directly. Without a root node the event is dropped.
     public func handle(_ event: InputEvent) {
         guard let dispatcher = inputDispatcher else { return }
+        if let talkBack, talkBack.handle(event) { return }
         dispatcher.handle(event)
         armInputDeadline(dispatcher)
     }
@@ -281,6 +289,7 @@ public final class Window: PresenterEventHandler {
 
     /// Stops the render thread (the window shows nothing afterwards).
     public func close() {
+        unexportAccessibility()
         if let commitObserver { loop.removeObserver(commitObserver) }
         commitObserver = nil
         renderThread.stop()

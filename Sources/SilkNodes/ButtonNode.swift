@@ -178,6 +178,7 @@ open class ButtonNode: ControlNode, @unchecked Sendable {
 
     /// Shows the parts for the current state, touching only those that changed.
     private func updateContent() {
+        setDefaultAccessibilityLabel(currentAttributedTitle.map(\.string).flatMap { $0.isEmpty ? nil : $0 })
         let state = self.state
         let (title, image, background, color, hasColors, changed) = lock.withLock {
             () -> (AttributedText?, Bitmap?, Bitmap?, Color?, Bool, (title: Bool, image: Bool, background: Bool, color: Bool)) in

@@ -49,6 +49,8 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
     /// Any thread.
     public override init() {
         super.init()
+        // An image is an element only once it has a label (the snapshot skips unlabelled ones).
+        lock.withLock { _accessibility.isElement = true; _accessibility.role = .image }
         placeholderEnabled = true
     }
 

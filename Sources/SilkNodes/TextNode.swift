@@ -38,7 +38,10 @@ open class TextNode: DisplayNode, @unchecked Sendable {
     private var _highlightedRange: Range<Int>?
 
     /// Creates a text node with no text (it measures zero). Any thread.
-    public override init() { super.init() }
+    public override init() {
+        super.init()
+        lock.withLock { _accessibility.isElement = true; _accessibility.role = .label }
+    }
     /// Creates a text node showing `text`. Any thread.
     public convenience init(_ text: AttributedText) { self.init(); attributedText = text }
 
@@ -49,7 +52,12 @@ open class TextNode: DisplayNode, @unchecked Sendable {
     /// invalidates the measured layout, the node's layout and its contents. Any thread.
     public var attributedText: AttributedText {
         get { lock.withLock { _text } }
-        set { lock.withLock { _text = newValue; _measured = nil }; setNeedsLayout(); setNeedsDisplay() }
+        set {
+            lock.withLock { _text = newValue; _measured = nil }
+            setNeedsLayout()
+            setNeedsDisplay()
+            setDefaultAccessibilityLabel(newValue.string.isEmpty ? nil : newValue.string)
+        }
     }
     /// Shown at the end (or start, middle) of truncated text; nil: "…" in the text's attributes.
     /// Any thread.

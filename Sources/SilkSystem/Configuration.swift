@@ -19,6 +19,11 @@ import Glibc
 /// | `SILK_WAYLAND_DEBUG` | set: the Wayland presenter traces configures and input events | off |
 /// | `XDG_CACHE_HOME`, `HOME` | where the network image cache lives (`…/silk/images`) | `$HOME/.cache` |
 /// | `LC_ALL`, `LC_CTYPE`, `LANG` | the locale whose Compose table types dead keys | en_US.UTF-8 |
+/// | `SILK_ACCESSIBILITY` | `0`: never export the accessibility tree on AT-SPI2 | exported when a bus is reachable |
+/// | `SILK_TALKBACK` | `1`: spoken feedback with espeak-ng (touch explores, double tap activates) | off |
+/// | `SILK_TALKBACK_VOICE`, `SILK_TALKBACK_RATE` | talk-back's espeak-ng voice and words per minute (80…450) | `en`, 175 |
+/// | `SILK_TALKBACK_WAV` | talk-back writes its speech to this WAV file instead of the audio device | unset |
+/// | `AT_SPI_BUS_ADDRESS` | the accessibility bus, instead of asking the session bus's `org.a11y.Bus` | unset |
 ///
 /// libxkbcommon itself reads `XKB_DEFAULT_RULES`, `…_MODEL`, `…_LAYOUT`, `…_VARIANT` and
 /// `…_OPTIONS` for the framebuffer's keyboards (Wayland keyboards use the compositor's keymap).
@@ -76,6 +81,20 @@ public struct SilkConfiguration: Sendable {
     }
     /// The character-type locale: `LC_ALL`, then `LC_CTYPE`, then `LANG`.
     public var locale: String? { value("LC_ALL") ?? value("LC_CTYPE") ?? value("LANG") }
+
+    /// Whether the accessibility tree may be exported on AT-SPI2 (`SILK_ACCESSIBILITY` is not `0`).
+    public var exportsAccessibility: Bool { value("SILK_ACCESSIBILITY") != "0" }
+    /// `AT_SPI_BUS_ADDRESS`: the accessibility bus's address, when set.
+    public var accessibilityBusAddress: String? { value("AT_SPI_BUS_ADDRESS") }
+
+    /// Whether talk-back is on (`SILK_TALKBACK` set and not `0`).
+    public var talkBack: Bool { isOn("SILK_TALKBACK") }
+    /// `SILK_TALKBACK_VOICE`: talk-back's espeak-ng voice.
+    public var talkBackVoice: String? { value("SILK_TALKBACK_VOICE") }
+    /// `SILK_TALKBACK_RATE`: talk-back's words per minute, when a number from 80 to 450.
+    public var talkBackRate: Int? { value("SILK_TALKBACK_RATE").flatMap(Int.init).flatMap { (80...450).contains($0) ? $0 : nil } }
+    /// `SILK_TALKBACK_WAV`: the WAV file talk-back writes instead of playing.
+    public var talkBackWAVPath: String? { value("SILK_TALKBACK_WAV") }
 
     /// The process environment (`environ`).
     static func processEnvironment() -> [String: String] {

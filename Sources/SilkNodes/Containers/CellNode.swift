@@ -23,6 +23,11 @@ open class CellNode: DisplayNode, @unchecked Sendable {
     public override init() {
         super.init()
         isTransactionContainer = true
+        lock.withLock {
+            _accessibility.isElement = true
+            _accessibility.role = .listItem
+            _accessibility.states = [.selectable]
+        }
     }
 
     /// Whether the item is selected: set by the container (`selectItem`, `deselectItem`, a tap), or
@@ -31,7 +36,7 @@ open class CellNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _isSelected } }
         set {
             let changed = lock.withLock { () -> Bool in defer { _isSelected = newValue }; return _isSelected != newValue }
-            if changed { stateDidChange() }
+            if changed { setAccessibilityStates(.selected, newValue); stateDidChange() }
         }
     }
     /// Whether a touch is down on the cell; set by touch tracking on the main thread. Any thread

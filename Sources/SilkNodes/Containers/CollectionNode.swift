@@ -67,7 +67,10 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
 
     // MARK: Main-thread model
     /// The committed model (what is shown).
-    var sections: [[CollectionItem]] = []
+    var sections: [[CollectionItem]] = [] {
+        // Exported beside the loaded cells (Texture exposes only those, plus the count).
+        didSet { accessibilityItemCount = sections.reduce(0) { $0 + $1.count } }
+    }
     var flat: [CollectionItem] = []
     var sectionStarts: [Int] = []
     var frames: [Rect] = []
@@ -119,6 +122,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         super.init()
         scrollableDirections = layout.scrollableDirections
         name = "collection"
+        lock.withLock { _accessibility.isElement = true; _accessibility.role = .list; _accessibility.itemCount = 0 }
         batchContext.onEnd = { [weak self] in
             guard let self else { return }
             NodeScheduler.shared.enqueueForNextPass(owner: self) { [weak self] in self?.checkBatchFetch() }

@@ -52,6 +52,11 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
     public override init() {
         super.init()
         clipsToBounds = true
+        lock.withLock {
+            _accessibility.isElement = true
+            _accessibility.role = .scrollPane
+            _accessibility.actions = [.scrollForward, .scrollBackward]
+        }
         let pan = ScrollPanRecognizer()
         addGestureRecognizer(pan)
     }
@@ -136,6 +141,19 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         let before = contentOffset
         setContentOffset(Point(x: before.x + delta.x, y: before.y + delta.y))
         return contentOffset != before
+    }
+
+    /// `.scrollForward` / `.scrollBackward` scroll by nine tenths of the viewport along the
+    /// scrollable axis (vertical first); true when the offset changed. Main thread.
+    open override func performAccessibilityAction(_ action: AccessibilityAction) -> Bool {
+        let sign: Double
+        switch action {
+        case .scrollForward: sign = 1
+        case .scrollBackward: sign = -1
+        default: return super.performAccessibilityAction(action)
+        }
+        let page = bounds.size, vertical = scrollableDirections.contains(.vertical)
+        return scroll(by: vertical ? Point(x: 0, y: sign * page.height * 0.9) : Point(x: sign * page.width * 0.9, y: 0))
     }
 
     /// Stops a fling or animation where it is. Main thread.

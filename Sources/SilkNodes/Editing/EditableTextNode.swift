@@ -117,6 +117,8 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         caretNode.backgroundColor = _caretColor
         addSubnode(contentNode)
         addSubnode(caretNode)
+        lock.withLock { _accessibility.isElement = true }
+        updateAccessibility()
     }
 
     // MARK: Configuration (any thread)
@@ -167,7 +169,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     /// When false the node shows its text but neither takes focus nor edits. Any thread.
     public var isEditable: Bool {
         get { lock.withLock { _isEditable } }
-        set { lock.withLock { _isEditable = newValue } }
+        set { lock.withLock { _isEditable = newValue }; updateAccessibility() }
     }
     /// The on-screen keyboard this field wants: letters (default), a numeric pad or a PIN pad.
     /// Any thread.
@@ -211,8 +213,23 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     }
 
     private func textChangedFromCode() {
+        updateAccessibility()
         setNeedsLayout()
         onPassThread { [self] in refresh() }
+    }
+
+    /// Keeps the accessibility role, value (the text, withheld when secure), default label (the
+    /// placeholder) and states in step with the field. Any thread.
+    private func updateAccessibility() {
+        let (secure, string, placeholder, multiline, editable) = lock.withLock {
+            (_isSecure, _editor.string, _placeholder?.string, _isMultiline, _isEditable)
+        }
+        accessibilityRole = secure ? .passwordField : .textField
+        setDefaultAccessibilityValue(secure ? nil : string)
+        setDefaultAccessibilityLabel(placeholder)
+        setAccessibilityStates([.editable, .focusable], editable)
+        setAccessibilityStates(.readOnly, !editable)
+        setAccessibilityStates(.multiLine, multiline)
     }
 
     // MARK: Layout
@@ -593,6 +610,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         // A multi-line node may grow or shrink with its lines.
         if multiline && limit != 1 { setNeedsLayout() }
         refresh()
+        updateAccessibility()
         delegate?.editableTextNodeDidUpdateText(self)
         if selection != selectionBefore { delegate?.editableTextNodeDidChangeSelection(self) }
     }
