@@ -18,7 +18,9 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   # cairo draws vector paths into Silk's bitmaps; librsvg renders SVG images (through cairo).
   libcairo2-dev librsvg2-dev
   # GIF and WebP decoding, still and animated (CGIF, CWebP; docs/images.md).
-  libgif-dev libwebp-dev)
+  libgif-dev libwebp-dev
+  # rlottie renders Lottie animations (CRlottie; docs/drawing.md).
+  librlottie-dev)
 # Fonts the demo's text scene shows (CJK and colour emoji; Debian 12 ships only DejaVu): wanted
 # by `make demo`, which goes on without them (saying which package would fix the boxes) when it
 # cannot install them.
