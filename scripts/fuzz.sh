@@ -29,6 +29,7 @@ for name in "${NAMES[@]}"; do
   [ -x "$bin" ] || { echo "fuzz: $p did not build"; exit 2; }
   work=$SCRATCH/corpus/$name; mkdir -p "$work"
   extra=(); [ "$name" = layout ] && extra=(-dict=Fuzz/layout.dict)
+  [ "$name" = lottie ] && extra=(-dict=Fuzz/lottie.dict)
   log=$SCRATCH/$name.log
   echo "fuzz: $name for ${SECONDS_EACH}s (log: $log)"
   # The Swift runtime's own crash reporter would run inside ASan and obscure the report.

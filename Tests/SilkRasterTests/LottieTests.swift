@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SilkGeometry
 import SilkRaster
+import SilkSystem
 import SilkTestSupport
 
 /// Lottie through rlottie: the spinner asset's frames (a golden of frame 0 and frame 30, frames
@@ -44,6 +45,19 @@ import SilkTestSupport
         // Frame numbers out of range are clamped, not handed to rlottie.
         _ = try lottie.render(frame: -5, width: 10, height: 10)
         _ = try lottie.render(frame: 1_000_000, width: 10, height: 10)
+    }
+
+    @Test func concurrentRendersMatchASingleThreadedRender() throws {
+        // Display queues render different nodes' animations at the same time: rlottie's shared
+        // rasterizer must give each the pixels a lone render gives.
+        let lottie = try LottieAnimation(contentsOf: try Self.spinnerPath())
+        let expected = try (0..<8).map { try lottie.render(frame: $0 * 7, width: 90, height: 90).pngData() }
+        let results = Locked([Data?](repeating: nil, count: 64))
+        DispatchQueue.concurrentPerform(iterations: 64) { i in
+            let png = try? lottie.render(frame: (i % 8) * 7, width: 90, height: 90).pngData()
+            results.withLock { $0[i] = png }
+        }
+        for (i, png) in results.current.enumerated() { #expect(png == expected[i % 8], "render \(i)") }
     }
 
     // MARK: Hostile documents
