@@ -87,6 +87,26 @@ import SilkTestSupport
         #expect(node.animationStatistics?.currentFrame == paused.currentFrame + 1)
     }
 
+    /// On a real render thread (headless presenter, its own frame clock): the animation reaches
+    /// the screen frame after frame without a commit after the first (the dot's colour changes
+    /// every frame of the file).
+    @Test func aRenderThreadShowsTheAnimationMoving() throws {
+        let (node, h) = show(try Self.spinner())
+        #expect(h.iterate(until: { node.layer?.contentsSource != nil }))
+        let presenter = try HeadlessPresenter(pixelWidth: 60, pixelHeight: 60)
+        let thread = try RenderThread(presenter: presenter)
+        let seen = Locked<[UInt32]>([])
+        thread.onFrame { _ in
+            guard let pixel = try? presenter.currentFrame().argb32(x: 30, y: 30) else { return }
+            seen.withLock { if $0.last != pixel { $0.append(pixel) } }
+        }
+        thread.start()
+        defer { thread.stop() }
+        thread.commit(h.host.snapshot())
+        #expect(wait("ten different frames on screen", { seen.current.count >= 10 }), "\(seen.current.count) frames")
+        #expect(node.animationStatistics.map { $0.shownFrames >= 9 } == true)
+    }
+
     @Test func aBadLottieFileLeavesThePlaceholderAndNamesTheFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("silk-bad-\(UUID().uuidString).json").path
         try Data(#"{"v":"5","fr":0,"ip":0,"op":10,"w":10,"h":10,"layers":[]}"#.utf8).write(to: URL(fileURLWithPath: path))

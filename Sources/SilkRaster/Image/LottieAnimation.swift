@@ -42,8 +42,8 @@ public struct LottieAnimation: Sendable {
     public static let maximumRepeaterCopies = 1_000.0
     /// Shortest dash or gap of a dashed stroke.
     public static let minimumDashLength = 0.5
-    /// Largest magnitude of any number in the document.
-    public static let maximumMagnitude = 1e7
+    /// Largest magnitude of any number in the document (as large as the frame count may be).
+    public static let maximumMagnitude = 1e6
     /// Most pixels of one embedded image asset.
     public static let maximumImagePixels = 4096 * 4096
 
@@ -222,8 +222,13 @@ public final class LottieRenderer: @unchecked Sendable {
     /// there (clipped and faded as the canvas is).
     public func draw(frame: Int, into canvas: Canvas, rect: Rect) throws(RasterError) {
         let device = canvas.transform.apply(to: rect)
+        // Checked before converting: Int() of a non-finite or enormous size would trap.
+        let limit = Double(RasterLimits.maxBitmapDimension)
+        guard device.width.isFinite, device.height.isFinite, device.width <= limit, device.height <= limit else {
+            throw .invalidSize(width: 0, height: 0, reason: "Lottie drawn \(device.width)×\(device.height) pixels, over \(Int(limit)) a side")
+        }
         let w = Int(device.width.rounded()), h = Int(device.height.rounded())
-        guard w > 0, h > 0, device.width.isFinite, device.height.isFinite else { return }
+        guard w > 0, h > 0 else { return }
         let pixels = try Bitmap(width: w, height: h)
         render(frame: frame, into: pixels)
         canvas.draw(pixels, in: rect, contentMode: .scaleToFill, filter: .bilinear)
