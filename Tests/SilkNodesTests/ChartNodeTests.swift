@@ -61,6 +61,12 @@ import SilkTestSupport
         // NaN and infinities are gaps; the range is the finite values'.
         let gappy = lineChart([.init(name: "g", color: Self.blue, values: [1, 2, 3, .nan, 5, 6, 7, .infinity, 9, 10, -.infinity, 12, 13])])
         let a = try NodeSnapshot.render(gappy, size: size, scale: 1)
+        // A value alone between gaps shows as a dot (round caps on a zero-length segment).
+        let lone = lineChart([.init(name: "l", color: Self.blue, lineWidth: 6, values: [.nan, 5, .nan])])
+        lone.chartStyle = ChartStyle(labelFontSize: 0, padding: 0)
+        lone.valueRange = 0...10
+        let dot = try NodeSnapshot.render(lone, size: size, scale: 1)
+        #expect((dot.argb32(x: 100, y: 50) >> 16) & 0xFF < 120, "red of \(String(dot.argb32(x: 100, y: 50), radix: 16)): not the white background")
         // Empty series, one value, all NaN, and values at the ends of Double.
         for values in [[], [3.0], [.nan, .nan], [-Double.greatestFiniteMagnitude, Double.greatestFiniteMagnitude], [1e-300, 2e-300]] {
             _ = try NodeSnapshot.render(lineChart([.init(name: "x", color: Self.blue, values: values)]), size: size, scale: 1)

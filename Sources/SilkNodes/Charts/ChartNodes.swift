@@ -147,7 +147,8 @@ enum ChartDrawing {
 /// - x: the values of each series, oldest at the left; the plot's width spans the longest series
 ///   (once full, the history scrolls). y: ``valueRange`` or the finite values' range, widened to
 ///   1, 2 or 5 × 10ⁿ ticks.
-/// - Absurd values: NaN and ±infinity are gaps in their line; an empty series draws nothing;
+/// - Absurd values: NaN and ±infinity are gaps in their line (a value alone between gaps is a
+///   dot); an empty series draws nothing;
 ///   a history of up to ``maximumHistory`` (10⁶) values draws at most about four segments per
 ///   device pixel column (each column's first, lowest, highest and last value), so a million
 ///   points cost what the plot's width does.
@@ -262,15 +263,13 @@ open class LineChartNode: DisplayNode, @unchecked Sendable {
         func point(_ x: Double, _ v: Double) {
             guard v.isFinite else { open = false; return }
             let pt = Point(x: x, y: py(v))
-            if open { path.addLine(to: pt) } else { path.move(to: pt); open = true }
+            // A subpath starts with a zero-length segment: with round caps a value alone
+            // between two gaps still shows as a dot.
+            if open { path.addLine(to: pt) } else { path.move(to: pt); path.addLine(to: pt); open = true }
         }
         let columns = max(1, Int((plot.width * scale).rounded(.up)))
         if n <= 4 * columns {
             for i in 0..<n { point(plot.minX + Double(i) * dx, history[i]) }
-            if n == 1, history[0].isFinite {  // one value: a dot-length line so it shows
-                path = Path(); let v = py(history[0])
-                path.move(to: Point(x: plot.minX, y: v)); path.addLine(to: Point(x: plot.minX + 0.01, y: v))
-            }
             return path
         }
         // Per device pixel column: the first, lowest, highest and last finite value, in order.
