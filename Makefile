@@ -81,7 +81,7 @@ test-asan: deps-test
 ## libFuzzer + ASan over the PNG and JPEG decoders, text layout, the layout evaluator, the
 ## evdev parser, the feed JSON, the demo server's request parser and SVG (librsvg), FUZZ_SECONDS each, one after another (`make fuzz FUZZ_SECONDS=600` locally).
 FUZZ_SECONDS ?= 60
-FUZZERS ?= png jpeg text layout evdev feed request svg animated
+FUZZERS ?= png jpeg text layout evdev feed request svg animated lottie
 fuzz: deps-test
 	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZERS)
 

@@ -72,6 +72,8 @@ let package = Package(
         systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: ["librsvg2-dev"]),
         // libdbus (CDBus): the AT-SPI2 accessibility bridge (SilkAccessibility).
         systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
+        // Lottie animations (LottieAnimation, ImageNode) render with rlottie.
+        systemLibrary("CRlottie", pkgConfig: "rlottie", apt: ["librlottie-dev"]),
 
         // MARK: Swift layers
         // The base of the stack (Glibc only): the package's one lock type and its `systemCall`.
@@ -80,7 +82,8 @@ let package = Package(
         .target(name: "SilkLayout", dependencies: ["SilkSystem", "SilkGeometry"], swiftSettings: strict),
         .target(name: "SilkRaster",
                 dependencies: ["SilkSystem", "SilkGeometry", "CPixman", "CFreeType", "CHarfBuzz", "CFontconfig",
-                               "CFribidi", "CPNG", "CTurboJPEG", "CCairo", "CRsvg", "CGIF", "CWebP", "CSilkPNG"],
+                               "CFribidi", "CPNG", "CTurboJPEG", "CCairo", "CRsvg", "CGIF", "CWebP", "CSilkPNG",
+                               "CRlottie"],
                 swiftSettings: strict),
         .target(name: "SilkRunLoop", dependencies: ["SilkSystem", "CSilkLinux"], swiftSettings: strict),
         // Input below the presenters (LVGL's indev): event values, the xkbcommon keyboard and
@@ -194,6 +197,7 @@ if Context.environment["SILK_FUZZ"] == "1" {
         ("FuzzFeed", ["FuzzSupport", "SilkScenes"]),
         ("FuzzRequest", ["FuzzSupport", "SilkDemoServer"]),
         ("FuzzSVG", ["FuzzSupport", "SilkRaster"]),
+        ("FuzzLottie", ["FuzzSupport", "SilkRaster"]),
     ]
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport",

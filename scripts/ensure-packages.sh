@@ -20,7 +20,9 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   # GIF and WebP decoding, still and animated (CGIF, CWebP; docs/images.md).
   libgif-dev libwebp-dev
   # libdbus (CDBus): the AT-SPI2 accessibility bridge (SilkAccessibility, docs/accessibility.md).
-  libdbus-1-dev)
+  libdbus-1-dev
+  # rlottie renders Lottie animations (CRlottie; docs/drawing.md).
+  librlottie-dev)
 # Fonts the demo's text scene shows (CJK and colour emoji; Debian 12 ships only DejaVu): wanted
 # by `make demo`, which goes on without them (saying which package would fix the boxes) when it
 # cannot install them.

@@ -7,28 +7,29 @@
 # so every committed regression input is re-checked). A crash, sanitizer report, leak, timeout or
 # out-of-memory fails the run; the input is saved as .build-fuzz/artifacts/NAME-crash-… and the
 # command to replay it is printed. A summary line per fuzzer gives its runs and time.
-# Names: png jpeg text layout evdev feed request svg animated (default: all). FUZZ_NICE=10 runs them under `nice -n 10`.
+# Names: png jpeg text layout evdev feed request svg animated lottie (default: all). FUZZ_NICE=10 runs them under `nice -n 10`.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-SECONDS_EACH=${1:?usage: fuzz.sh SECONDS [png jpeg text layout evdev feed request svg animated]}; shift
-NAMES=("$@"); [ ${#NAMES[@]} -gt 0 ] || NAMES=(png jpeg text layout evdev feed request svg animated)
+SECONDS_EACH=${1:?usage: fuzz.sh SECONDS [png jpeg text layout evdev feed request svg animated lottie]}; shift
+NAMES=("$@"); [ ${#NAMES[@]} -gt 0 ] || NAMES=(png jpeg text layout evdev feed request svg animated lottie)
 SCRATCH=.build-fuzz
 SUMMARY=$SCRATCH/summary.txt
 mkdir -p "$SCRATCH/artifacts"; : >"$SUMMARY"
 
-product() { case $1 in png) echo FuzzPNG;; jpeg) echo FuzzJPEG;; text) echo FuzzText;; layout) echo FuzzLayout;; evdev) echo FuzzEvdev;; feed) echo FuzzFeed;; request) echo FuzzRequest;; svg) echo FuzzSVG;; animated) echo FuzzAnimatedImage;; *) return 1;; esac; }
-maxlen()  { case $1 in png|jpeg|animated) echo 65536;; feed|svg) echo 16384;; *) echo 4096;; esac; }
+product() { case $1 in png) echo FuzzPNG;; jpeg) echo FuzzJPEG;; text) echo FuzzText;; layout) echo FuzzLayout;; evdev) echo FuzzEvdev;; feed) echo FuzzFeed;; request) echo FuzzRequest;; svg) echo FuzzSVG;; animated) echo FuzzAnimatedImage;; lottie) echo FuzzLottie;; *) return 1;; esac; }
+maxlen()  { case $1 in png|jpeg|animated) echo 65536;; feed|svg|lottie) echo 16384;; *) echo 4096;; esac; }
 
 failed=0
 for name in "${NAMES[@]}"; do
-  p=$(product "$name") || { echo "fuzz: unknown fuzzer '$name' (png jpeg text layout evdev feed request svg animated)"; exit 2; }
+  p=$(product "$name") || { echo "fuzz: unknown fuzzer '$name' (png jpeg text layout evdev feed request svg animated lottie)"; exit 2; }
   SILK_FUZZ=1 swift build --scratch-path "$SCRATCH" --sanitize=address -Xswiftc -sanitize=fuzzer --product "$p" 2>&1 \
     | grep -v -e "Cannot export local symbol" -e '^\[' || true
   bin=$SCRATCH/debug/$p
   [ -x "$bin" ] || { echo "fuzz: $p did not build"; exit 2; }
   work=$SCRATCH/corpus/$name; mkdir -p "$work"
   extra=(); [ "$name" = layout ] && extra=(-dict=Fuzz/layout.dict)
+  [ "$name" = lottie ] && extra=(-dict=Fuzz/lottie.dict)
   log=$SCRATCH/$name.log
   echo "fuzz: $name for ${SECONDS_EACH}s (log: $log)"
   # The Swift runtime's own crash reporter would run inside ASan and obscure the report.

@@ -3,7 +3,7 @@ import SilkRaster
 import SilkRender
 import SilkSystem
 
-/// Plays an animated GIF or WebP as a layer's ``LayerContentsSource``: the render thread picks the
+/// Plays an animated GIF, WebP or Lottie animation as a layer's ``LayerContentsSource``: the render thread picks the
 /// frame for each frame time; a display queue decodes a few frames ahead into a small ring.
 ///
 /// - **Ring.** At most `capacity` decoded frames wait (each already drawn at the node's pixel size
@@ -49,7 +49,8 @@ final class AnimatedImagePlayer: LayerContentsSource, @unchecked Sendable {
     }
 
     let capacity: Int
-    private let data: Data
+    /// Makes a fresh decoder at the first frame (after a pause released the last one).
+    private let makeDecoder: @Sendable () throws(RasterError) -> AnimatedImageDecoder
     private let renderer: Renderer
     private let queue: DispatchQueue
     private let maxPixels: Int
@@ -78,9 +79,19 @@ final class AnimatedImagePlayer: LayerContentsSource, @unchecked Sendable {
 
     /// A player whose `decoder` has just produced frame 0 (`firstDelay`), which the node already
     /// shows as its contents. Starts paused.
-    init(data: Data, decoder: AnimatedImageDecoder, firstDelay: Double, maxPixels: Int, capacity: Int = 3,
+    convenience init(data: Data, decoder: AnimatedImageDecoder, firstDelay: Double, maxPixels: Int, capacity: Int = 3,
+                     renderer: @escaping Renderer) {
+        self.init(decoder: decoder, firstDelay: firstDelay, maxPixels: maxPixels, capacity: capacity,
+                  makeDecoder: { () throws(RasterError) in try AnimatedImageDecoder(data: data, maxPixels: maxPixels) },
+                  renderer: renderer)
+    }
+
+    /// A player whose `decoder` has just produced frame 0; `makeDecoder` makes another after a
+    /// pause (a Lottie animation's, at the node's pixel size). Starts paused.
+    init(decoder: AnimatedImageDecoder, firstDelay: Double, maxPixels: Int, capacity: Int = 3,
+         makeDecoder: @escaping @Sendable () throws(RasterError) -> AnimatedImageDecoder,
          renderer: @escaping Renderer) {
-        self.data = data
+        self.makeDecoder = makeDecoder
         self.decoder = decoder
         self.renderer = renderer
         self.maxPixels = maxPixels
@@ -182,7 +193,9 @@ final class AnimatedImagePlayer: LayerContentsSource, @unchecked Sendable {
             var dec: AnimatedImageDecoder
             if let existing { dec = existing } else {
                 do throws(RasterError) {
-                    dec = try AnimatedImageDecoder(data: data, maxPixels: maxPixels)
+                    dec = try makeDecoder()
+                    // Lottie renders any frame directly: start at the one to show next.
+                    dec.skipAhead(to: skip)
                 } catch {
                     lock.withLock { if g == generation { endOfStream = true; decodeInFlight = false } }
                     return

@@ -74,9 +74,9 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
             if sizeChanged { setNeedsLayout() }
         }
     }
-    /// A PNG, JPEG, GIF, WebP or SVG file decoded by the display job (an SVG is rendered at the
-    /// node's pixel size, fitted by `contentMode`; see `SVGImage`; an animated GIF or WebP plays
-    /// while the node is visible). Setting it clears `image` and `imageData`. Any thread.
+    /// A PNG, JPEG, GIF, WebP, SVG or Lottie file decoded by the display job (an SVG or a Lottie
+    /// animation is rendered at the node's pixel size, fitted by `contentMode`; see `SVGImage`,
+    /// `LottieAnimation`; an animated GIF, WebP or Lottie file plays while the node is visible). Setting it clears `image` and `imageData`. Any thread.
     public var imagePath: String? {
         get { lock.withLock { _imagePath } }
         set { lock.withLock { _imagePath = newValue; _image = nil; _imageData = nil; _imageDataSize = nil }; setNeedsDisplay() }
@@ -233,7 +233,7 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
             }
         }
         let decoded: Result<Bitmap, RasterError>
-        var animation: (data: Data, decoder: AnimatedImageDecoder, delay: Double)?
+        var animation: (make: @Sendable () throws(RasterError) -> AnimatedImageDecoder, decoder: AnimatedImageDecoder, delay: Double)?
         if let image = p.image {
             decoded = .success(image)
         } else if p.path != nil || p.data != nil {
@@ -244,6 +244,22 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
                     // are drawn 1:1 below and stay sharp at any scale.
                     decoded = .success(try SVGRenderCache.render(path: path, width: devicePixels.width, height: devicePixels.height,
                                                                  contentMode: p.contentMode))
+                } else if let lottie = try lottieAnimation(p) {
+                    // Lottie: frames rendered by rlottie at the fitted device pixel size (so
+                    // drawn 1:1 below), frame 0 now; the player renders the rest on the frame clock.
+                    let fitted = lottie.destinationRect(in: Rect(x: 0, y: 0, width: Double(devicePixels.width), height: Double(devicePixels.height)),
+                                                        contentMode: p.contentMode)
+                    let w = max(1, Int(fitted.width.rounded())), h = max(1, Int(fitted.height.rounded()))
+                    guard w * h <= RasterLimits.defaultMaxImagePixels else {
+                        throw RasterError.tooManyPixels(width: w, height: h, limit: RasterLimits.defaultMaxImagePixels)
+                    }
+                    let make: @Sendable () throws(RasterError) -> AnimatedImageDecoder = { () throws(RasterError) in
+                        try AnimatedImageDecoder(lottie: lottie, width: w, height: h)
+                    }
+                    let decoder = try make()
+                    guard let first = try decoder.nextFrame() else { throw RasterError.corrupt("no frame in the animation") }
+                    decoded = .success(first.canvas)
+                    if p.playsAnimations, lottie.frameCount > 1 { animation = (make, decoder, first.delay) }
                 } else if let key, let cached = decodedImageCache.bitmap(for: key) {
                     decoded = .success(cached)
                 } else {
@@ -254,7 +270,9 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
                         let decoder = try AnimatedImageDecoder(data: data)
                         guard let first = try decoder.nextFrame() else { throw RasterError.corrupt("no frame in the image") }
                         decoded = .success(first.canvas)
-                        if p.playsAnimations { animation = (data, decoder, first.delay) }
+                        if p.playsAnimations {
+                            animation = ({ () throws(RasterError) in try AnimatedImageDecoder(data: data) }, decoder, first.delay)
+                        }
                     } else {
                         let bitmap = try ImageDecoder.decode(data: data, targetSize: devicePixels).bitmap
                         if let key { decodedImageCache.insert(bitmap, for: key) }
@@ -282,8 +300,8 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         // The player draws later frames exactly as this one was drawn, into bitmaps of this size.
         if let animation, let node = p.node {
             let size = context.bounds.size, scale = context.scale
-            let player = AnimatedImagePlayer(data: animation.data, decoder: animation.decoder, firstDelay: animation.delay,
-                                             maxPixels: RasterLimits.defaultMaxImagePixels) { canvas in
+            let player = AnimatedImagePlayer(decoder: animation.decoder, firstDelay: animation.delay,
+                                             maxPixels: RasterLimits.defaultMaxImagePixels, makeDecoder: animation.make) { canvas in
                 let bitmap = try Bitmap(size: size, scale: scale)
                 try render(canvas, p, DrawContext(canvas: Canvas(bitmap: bitmap, scale: scale), bounds: Rect(size: size), scale: scale),
                            isCancelled: { false })
@@ -293,6 +311,13 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         } else {
             p.node?.stagePlayer(nil)
         }
+    }
+
+    /// The Lottie animation a path or data holds (detected by content: a JSON object), else nil.
+    private static func lottieAnimation(_ p: Parameters) throws(RasterError) -> LottieAnimation? {
+        if let data = p.data { return LottieAnimation.isLottie(data) ? try LottieAnimation(data: data, name: "image data") : nil }
+        guard let path = p.path, LottieAnimation.isLottie(path: path) else { return nil }
+        return try LottieAnimation(contentsOf: path)
     }
 
     /// Draws a decoded image (or an animation frame's canvas) as the node shows it: content

@@ -88,6 +88,32 @@ expect_error svg-deep "deep.svg" -- snapshot image --image "$tmp/deep.svg"
 expect_error svg-many-elements "many.svg" -- snapshot image --image "$tmp/many.svg"
 printf '<svg xmlns="http://www.w3.org/2000/svg" width="1e6" height="1e6" viewBox="0 0 1000000 1000000"><circle cx="5e5" cy="5e5" r="4e5"/></svg>' >"$tmp/vast.svg"
 expect_png svg-huge-viewbox 200 100 -- snapshot image --image "$tmp/vast.svg" --size 200x100
+# Lottie (rlottie): the first frame; hostile documents are refused before rlottie sees them.
+spinner=$(dirname "$0")/../../assets/lottie/spinner.json
+expect_png lottie-first-frame 240 240 -- snapshot image --image "$spinner" --size 120x120 --scale 2
+python3 - "$tmp" <<'PY'
+import sys
+d = sys.argv[1]
+head = '{"v":"5","fr":%s,"ip":0,"op":%s,"w":%s,"h":%s,"layers":[%s]}'
+rect = '{"ty":"rc","p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[40,40]},"r":{"a":0,"k":4}}'
+layer = '{"ty":4,"ind":1,"ip":0,"op":60,"st":0,"ks":{},"shapes":[%s]}'
+deep = '{"ty":"gr","it":[' * 100000 + rect + ']}' * 100000
+open(d + "/deep.json", "w").write(head % (30, 60, 100, 100, layer % deep))
+open(d + "/cut.json", "w").write((head % (30, 60, 100, 100, layer % rect))[:70])
+open(d + "/vast.json", "w").write(head % (30, 60, 1000000, 1000000, ""))
+open(d + "/fast.json", "w").write(head % (1000000, 60, 100, 100, ""))
+open(d + "/long.json", "w").write(head % (30, "1e15", 100, 100, ""))
+rep = '{"ty":"rp","c":{"a":0,"k":5000},"o":{"a":0,"k":0},"tr":{"ty":"tr"}}'
+open(d + "/repeat.json", "w").write(head % (30, 60, 100, 100, layer % (rect + "," + rep)))
+open(d + "/big.json", "w").write('{"pad":"' + "x" * (9 << 20) + '"}')
+PY
+expect_error lottie-deep "deep.json" -- snapshot image --image "$tmp/deep.json"
+expect_error lottie-truncated "cut.json" -- snapshot image --image "$tmp/cut.json"
+expect_error lottie-huge-size "vast.json" -- snapshot image --image "$tmp/vast.json"
+expect_error lottie-absurd-frame-rate "fast.json" -- snapshot image --image "$tmp/fast.json"
+expect_error lottie-huge-frame-count "long.json" -- snapshot image --image "$tmp/long.json"
+expect_error lottie-repeater-bomb "repeat.json" -- snapshot image --image "$tmp/repeat.json"
+expect_error lottie-too-large "big.json" -- snapshot image --image "$tmp/big.json"
 # GIF and WebP (first frame), and hostile ones: huge canvases, a cut LZW stream, a bad chunk size.
 animated="$(dirname "$0")/../SilkRasterTests/Inputs/animated"
 expect_png image-gif 64 48 -- snapshot image --image "$animated/disposal.gif" --size 64x48

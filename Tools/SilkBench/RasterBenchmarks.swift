@@ -72,7 +72,7 @@ public enum RasterBenchmarks {
     /// wide with round joins, solid and dashed; and, for the choice between cairo and Silk's own
     /// pixman trapezoids, the same outline flattened to a 1,000-gon filled both ways
     /// (`fillPolygon` takes only shapes star-shaped around their first vertex). Last: one 24-point
-    /// SVG icon rendered at 48 px (librsvg, parse included).
+    /// SVG icon rendered at 48 px (librsvg, parse included); a Lottie frame (rlottie).
     public static func pathBenchmarks(runs: Int) throws(RasterError) -> [Measurement] {
         let canvasBitmap = try Bitmap(width: 512, height: 512)
         let canvas = Canvas(bitmap: canvasBitmap)
@@ -119,6 +119,21 @@ public enum RasterBenchmarks {
             let svg = try SVGImage(contentsOf: icon)
             out.append(try measure("SVG icon 24 pt at 48 px", runs: runs, detail: "librsvg, parse + render gauge.svg") { () throws(RasterError) in
                 _ = try svg.render(width: 48, height: 48)
+            })
+        }
+        if let file = Assets.directory?.appendingPathComponent("lottie/spinner.json").path {
+            // One frame of a playing animation: the player keeps its rlottie renderer, so parsing
+            // is not part of a frame; the frame number moves as it would while playing.
+            let lottie = try LottieAnimation(contentsOf: file)
+            let renderer = try LottieRenderer(lottie)
+            let frame = try Bitmap(width: 120, height: 120)
+            var n = 0
+            out.append(try measure("Lottie frame 120×120", runs: runs, detail: "rlottie, spinner.json, renderer kept") { () throws(RasterError) in
+                n = (n + 7) % lottie.frameCount
+                renderer.render(frame: n, into: frame)
+            })
+            out.append(try measure("Lottie parse + first frame 120×120", runs: runs, detail: "checks + rlottie parse + render") { () throws(RasterError) in
+                _ = try LottieAnimation(contentsOf: file).render(frame: 0, width: 120, height: 120)
             })
         }
         return out

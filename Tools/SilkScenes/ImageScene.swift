@@ -8,7 +8,9 @@ public enum ImageScene {
         let pixel = (width: Int((size.width * scale).rounded(.up)), height: Int((size.height * scale).rounded(.up)))
         // SVG (by content, not name) is drawn as vectors at the snapshot's scale; other files decode.
         let svg = SVGImage.isSVG(path: path) ? try SVGImage(contentsOf: path) : nil
-        let decoded = svg == nil ? try ImageDecoder.decode(contentsOf: path, targetSize: pixel) : nil
+        // Lottie (a JSON object, by content): its first frame, rendered at the snapshot's pixels.
+        let lottie = svg == nil && LottieAnimation.isLottie(path: path) ? try LottieAnimation(contentsOf: path) : nil
+        let decoded = svg == nil && lottie == nil ? try ImageDecoder.decode(contentsOf: path, targetSize: pixel) : nil
         let bitmap = try Bitmap(size: size, scale: scale)
         let c = Canvas(bitmap: bitmap, scale: scale)
         c.fill(Rect(size: size), with: .color(Color(white: 0.92)))
@@ -23,6 +25,7 @@ public enum ImageScene {
             y += tile
         }
         if let svg { try svg.draw(in: c, rect: Rect(size: size), contentMode: .aspectFit) }
+        if let lottie { try lottie.draw(frame: 0, in: c, rect: Rect(size: size), contentMode: .aspectFit) }
         if let decoded { c.draw(decoded.bitmap, in: Rect(size: size), contentMode: .aspectFit, filter: .highQuality) }
         return bitmap
     }

@@ -73,6 +73,21 @@ public final class AnimatedImageDecoder: @unchecked Sendable {
         }
     }
 
+    /// Plays a Lottie animation rendered at `width`×`height` pixels (the node's, already fitted):
+    /// each `nextFrame()` renders the next frame with rlottie into the canvas. Frames advance at
+    /// the file's rate, at most 60 per second (a 120 fps
+    /// file shows every second frame, each for 1/60 s); it loops forever. Any thread.
+    public init(lottie: LottieAnimation, width: Int, height: Int) throws(RasterError) {
+        let s = try LottieFrameSource(lottie, width: width, height: height)
+        source = s; format = .lottie; self.width = width; self.height = height
+    }
+
+    /// Moves a decoder that has not produced a frame yet so its next frame is `index` (a Lottie
+    /// animation renders only that frame; other formats decode from the start and ignore it).
+    public func skipAhead(to index: Int) {
+        (source as? LottieFrameSource)?.skipAhead(to: index)
+    }
+
     /// True for the formats that may hold several frames (GIF, WebP), judged by magic bytes.
     public static func mayAnimate(_ data: Data) -> Bool {
         guard let f = ImageDecoder.detectFormat(data) else { return false }
@@ -103,4 +118,38 @@ public final class AnimatedImageDecoder: @unchecked Sendable {
 
     /// Pixel memory the decoder holds (its canvases), whatever the frame count.
     public var retainedBytes: Int { source?.retainedBytes ?? still.map { $0.byteCount } ?? 0 }
+}
+
+/// Lottie frames rendered by rlottie at a fixed pixel size (``AnimatedImageDecoder/init(lottie:width:height:)``).
+final class LottieFrameSource: AnimatedImageFrameSource {
+    /// Most frames shown per second: faster files skip frames rather than fall behind.
+    static let maximumPlaybackRate = 60.0
+    let canvas: Bitmap
+    let playCount: Int? = nil
+    var retainedBytes: Int { canvas.byteCount }
+    private let renderer: LottieRenderer
+    private let step: Int
+    private let delay: Double
+    private var next = 0
+
+    init(_ lottie: LottieAnimation, width: Int, height: Int) throws(RasterError) {
+        canvas = try Bitmap(width: width, height: height)
+        renderer = try LottieRenderer(lottie)
+        step = max(1, Int((lottie.frameRate / LottieFrameSource.maximumPlaybackRate).rounded(.up)))
+        delay = Double(step) / lottie.frameRate
+    }
+
+    func skipAhead(to index: Int) {
+        next = max(0, min(index, renderer.animation.frameCount - 1)) / step * step
+    }
+
+    func nextFrame() throws(RasterError) -> AnimatedImageFrame? {
+        guard next < renderer.animation.frameCount else { return nil }
+        memset(canvas.data, 0, canvas.stride * canvas.height)
+        renderer.render(frame: next, into: canvas)
+        defer { next += step }
+        return AnimatedImageFrame(canvas: canvas, index: next, delay: delay)
+    }
+
+    func rewind() throws(RasterError) { next = 0 }
 }

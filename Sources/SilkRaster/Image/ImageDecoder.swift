@@ -32,7 +32,9 @@ import SilkSystem
 /// Thread-safe: each call uses its own decoder state; call it from any display queue.
 public enum ImageDecoder {
     /// The encodings the decoder reads, detected by magic bytes (never by file name).
-    public enum Format: String, Sendable { case png, jpeg, gif, webp }
+    /// `lottie` is never detected here: it names an ``AnimatedImageDecoder`` playing a
+    /// ``LottieAnimation`` (JSON, rendered by rlottie).
+    public enum Format: String, Sendable { case png, jpeg, gif, webp, lottie }
 
     /// What the header says, read without decoding pixels (`probe(data:)`).
     public struct Info: Sendable, Equatable {
@@ -58,6 +60,7 @@ public enum ImageDecoder {
         case .png: return try PNGDecoder.probe(data)
         case .jpeg: return try JPEGDecoder.probe(data)
         case .gif: return try GIFFrameDecoder.probe(data)
+        case .lottie: throw unsupported(data)
         case .webp: return try WebPDecoder.probe(data)
         }
     }
@@ -73,6 +76,7 @@ public enum ImageDecoder {
         case .jpeg: return try JPEGDecoder.decode(data, targetSize: targetSize, maxPixels: maxPixels)
         // GIF and WebP: the first frame, composited on the canvas (AnimatedImageDecoder animates).
         case .gif: return try GIFFrameDecoder.decode(data, maxPixels: maxPixels)
+        case .lottie: throw unsupported(data)
         case .webp: return try WebPDecoder.decode(data, maxPixels: maxPixels)
         }
     }
