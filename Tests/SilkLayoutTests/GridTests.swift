@@ -120,7 +120,9 @@ import SilkLayoutTools
         #expect(cases.count == 150)
         let failures = cases.compactMap { c in CorpusEvaluator.run(c, tolerance: 1).failure.map { "\(c.name): \($0)" } }
         print("grid corpus: \(cases.count - failures.count)/\(cases.count) match Chromium")
-        // The measured rate (docs/layout.md "Grid"); the bar of 99 % is not reached yet.
-        #expect(Double(cases.count - failures.count) >= 0.93 * Double(cases.count), "\(failures.prefix(5).joined(separator: "\n"))")
+        for f in failures { print("  grid corpus failure: \(f)") }
+        // The measured rate is 148/150 (docs/layout.md "Grid": the two left are a fit-content grid
+        // wider than its range and a spanning item's distribution); the bar is 99 %.
+        #expect(cases.count - failures.count >= 148, "\(failures.prefix(5).joined(separator: "\n"))")
     }
 }
