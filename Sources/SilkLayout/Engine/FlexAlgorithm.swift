@@ -14,10 +14,11 @@ import SilkGeometry
 //  - Right-to-left: a row resolves to row-reverse (and back) and a column's cross axis runs
 //    from the right, as in Yoga and the browser (Direction.swift).
 //  - Baselines without `style.ascender` are synthesized from the first child (or the bottom edge).
-// Where Yoga and the browser disagree, three deviations follow the browser unless
+// Where Yoga and the browser disagree, six deviations follow the browser unless
 // `yogaCompatible` (relative offsets on reversed axes, wrap-reverse padding, absolute
-// children's percentage margins; docs/layout.md "Deviations"). Otherwise Yoga's behaviour is
-// kept where it differs from CSS: in Yoga mode relative offsets
+// children's percentage margins, a definite flex basis in an indefinite container, no stretch
+// of percentage cross sizes, multi-line item margins; docs/layout.md "Deviations"). Otherwise
+// Yoga's behaviour is kept where it differs from CSS: in Yoga mode relative offsets
 // are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
 // places items as Yoga does (see STEP 8), auto margins of an item that starts a new line
 // also count in the previous one, and an inset-placed absolute child's percentage margins
@@ -57,6 +58,11 @@ extension FlexBox {
         }
         // Baselines are horizontal: a vertical stack aligns them to the start.
         if a.isBaseline && !direction.isRow { return .start }
+        // Only an auto cross size stretches (CSS §9.4 step 11): a percentage of an indefinite
+        // length behaves as auto for sizing but does not stretch (Yoga stretches it).
+        if a == .stretch && !yogaCompatible, case .fraction = direction.isRow ? child.style.height : child.style.width {
+            return .start
+        }
         return a
     }
 
@@ -456,7 +462,34 @@ extension FlexBox {
             // start uses the start inset and no margin, center ignores margins, and a stretched
             // item in a column is re-measured with its cross-axis margins.
             for child in children[startIndex..<endIndex] where child.isInFlow {
-                switch alignment(of: child) {
+                let align = alignment(of: child)
+                if !yogaCompatible && !align.isBaseline {
+                    // The browser: every alignment keeps the item's cross margins, auto margins
+                    // take the line's free space, and relative offsets still apply (on a
+                    // reversed cross axis they are applied physically in STEP 10).
+                    let autoStart = child.marginIsAuto(crossAxis.startEdge), autoEnd = child.marginIsAuto(crossAxis.endEdge)
+                    let lead = child.leadingMargin(crossAxis, availableInnerWidth)
+                    let free = lineHeight - child.measured(crossAxis) - lead - child.trailingMargin(crossAxis, availableInnerWidth)
+                    var offset = 0.0
+                    if autoStart || autoEnd {
+                        offset = autoStart && autoEnd ? Swift.max(0, free / 2) : autoStart ? Swift.max(0, free) : 0
+                    } else if align == .end {
+                        offset = free
+                    } else if align == .center {
+                        offset = free / 2
+                    }
+                    let rel = crossAxis.isReverse ? 0
+                        : crossAxis.isRow ? child.relativeOffset(.row, availableInnerWidth, rtl: rtl)
+                        : child.relativeOffset(.column, availableInnerHeight, rtl: false)
+                    child.setPosition(crossAxis, currentLead + lead + offset + rel)
+                    if align == .stretch && !autoStart && !autoEnd && !child.hasDefiniteLength(crossAxis, availableInnerCrossDim) {
+                        try restretch(child, lineHeight: lineHeight + leadPerLine, mainAxis: mainAxis,
+                                      availableInnerWidth: availableInnerWidth, availableInnerHeight: availableInnerHeight,
+                                      context: context)
+                    }
+                    continue
+                }
+                switch align {
                 case .start:
                     child.setPosition(crossAxis, currentLead + child.startInset(crossAxis, availableInnerWidth))
                 case .end:
@@ -467,18 +500,9 @@ extension FlexBox {
                 case .stretch:
                     child.setPosition(crossAxis, currentLead + child.leadingMargin(crossAxis, availableInnerWidth))
                     if !child.hasDefiniteLength(crossAxis, availableInnerCrossDim) {
-                        let childWidth = isMainAxisRow
-                            ? child.measuredWidth + child.marginForAxis(mainAxis, availableInnerWidth)
-                            : leadPerLine + lineHeight
-                        let childHeight = isMainAxisRow
-                            ? leadPerLine + lineHeight
-                            : child.measuredHeight + child.marginForAxis(crossAxis, availableInnerWidth)
-                        if !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
-                            try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight,
-                                                     widthMode: .exactly, heightMode: .exactly,
-                                                     ownerWidth: availableInnerWidth, ownerHeight: availableInnerHeight,
-                                                     performLayout: true, context: context)
-                        }
+                        try restretch(child, lineHeight: leadPerLine + lineHeight, mainAxis: mainAxis,
+                                      availableInnerWidth: availableInnerWidth, availableInnerHeight: availableInnerHeight,
+                                      context: context)
                     }
                 case .baselineFirst, .baselineLast:
                     let b = child.baseline(last: alignment(of: child) == .baselineLast)
@@ -486,6 +510,25 @@ extension FlexBox {
                 }
             }
             currentLead += leadPerLine + lineHeight
+        }
+    }
+
+    /// Lays a stretched item of a multi-line container out again across its line (Yoga's sizes:
+    /// in a column the cross length counts the cross margins).
+    private func restretch(_ child: FlexBox, lineHeight: Double, mainAxis: FlexDirection, availableInnerWidth: Double,
+                           availableInnerHeight: Double, context: LayoutContext) throws(LayoutError) {
+        let isMainAxisRow = mainAxis.isRow
+        let childWidth = isMainAxisRow
+            ? child.measuredWidth + child.marginForAxis(mainAxis, availableInnerWidth)
+            : lineHeight
+        let childHeight = isMainAxisRow
+            ? lineHeight
+            : child.measuredHeight + child.marginForAxis(crossDirection, availableInnerWidth)
+        if !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
+            try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight,
+                                     widthMode: .exactly, heightMode: .exactly,
+                                     ownerWidth: availableInnerWidth, ownerHeight: availableInnerHeight,
+                                     performLayout: true, context: context)
         }
     }
 

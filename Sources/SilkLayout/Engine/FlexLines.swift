@@ -100,7 +100,9 @@ extension FlexBox {
         let isRowStyleDimDefined = child.hasDefiniteLength(.row, ownerWidth)
         let isColumnStyleDimDefined = child.hasDefiniteLength(.column, ownerHeight)
 
-        if !resolvedFlexBasis.isNaN && !mainAxisSize.isNaN {
+        // A definite flex basis wins over the main size even when the container's main size is
+        // indefinite (the browser); Yoga then takes the child's height or width instead.
+        if !resolvedFlexBasis.isNaN && (!mainAxisSize.isNaN || !yogaCompatible) {
             if child.computedFlexBasis.isNaN {
                 child.computedFlexBasis = maxDefined(resolvedFlexBasis, child.paddingAndBorderForAxis(mainAxis, ownerWidth))
             }
