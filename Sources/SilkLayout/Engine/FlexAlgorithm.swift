@@ -14,10 +14,11 @@ import SilkGeometry
 //  - Right-to-left: a row resolves to row-reverse (and back) and a column's cross axis runs
 //    from the right, as in Yoga and the browser (Direction.swift).
 //  - Baselines without `style.ascender` are synthesized from the first child (or the bottom edge).
-// Where Yoga and the browser disagree, six deviations follow the browser unless
+// Where Yoga and the browser disagree, eight deviations follow the browser unless
 // `yogaCompatible` (relative offsets on reversed axes, wrap-reverse padding, absolute
 // children's percentage margins, a definite flex basis in an indefinite container, no stretch
-// of percentage cross sizes, multi-line item margins; docs/layout.md "Deviations"). Otherwise
+// of percentage cross sizes, multi-line item margins, Yoga's single-flex-child shortcut,
+// wrap-reverse item margins; docs/layout.md "Deviations"). Otherwise
 // Yoga's behaviour is kept where it differs from CSS: in Yoga mode relative offsets
 // are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
 // places items as Yoga does (see STEP 8), auto margins of an item that starts a new line
@@ -393,7 +394,6 @@ extension FlexBox {
                             availableInnerCrossDim: Double, availableInnerWidth: Double,
                             availableInnerHeight: Double, context: LayoutContext) throws(LayoutError) {
         let crossAxis = crossDirection
-        let isMainAxisRow = mainAxis.isRow
         var leadPerLine = 0.0
         var currentLead = leadingPaddingAndBorderCross
         var extraSpacePerLine = 0.0
@@ -430,6 +430,7 @@ extension FlexBox {
             if lineCount > 1 { leadPerLine = remaining / (lines - 1) }
         }
 
+        let mirrored = (stack?.flexWrap == .wrapReverse) != crossAxis.isReverse
         var endIndex = 0
         for i in 0..<lineCount {
             let startIndex = endIndex
@@ -467,9 +468,14 @@ extension FlexBox {
                     // The browser: every alignment keeps the item's cross margins, auto margins
                     // take the line's free space, and relative offsets still apply (on a
                     // reversed cross axis they are applied physically in STEP 10).
-                    let autoStart = child.marginIsAuto(crossAxis.startEdge), autoEnd = child.marginIsAuto(crossAxis.endEdge)
-                    let lead = child.leadingMargin(crossAxis, availableInnerWidth)
-                    let free = lineHeight - child.measured(crossAxis) - lead - child.trailingMargin(crossAxis, availableInnerWidth)
+                    // Positions run from the physical left/top edge here and are mirrored in
+                    // STEP 10 when wrap-reverse and a reversed cross axis do not cancel out, so the
+                    // leading margin is the one on the edge that ends up at the line's start.
+                    let leadEdge: Edge = crossAxis.isRow ? (mirrored ? .right : .left) : (mirrored ? .bottom : .top)
+                    let trailEdge: Edge = crossAxis.isRow ? (mirrored ? .left : .right) : (mirrored ? .top : .bottom)
+                    let autoStart = child.marginIsAuto(leadEdge), autoEnd = child.marginIsAuto(trailEdge)
+                    let lead = child.margin(leadEdge, availableInnerWidth)
+                    let free = lineHeight - child.measured(crossAxis) - lead - child.margin(trailEdge, availableInnerWidth)
                     var offset = 0.0
                     if autoStart || autoEnd {
                         offset = autoStart && autoEnd ? Swift.max(0, free / 2) : autoStart ? Swift.max(0, free) : 0
@@ -479,8 +485,8 @@ extension FlexBox {
                         offset = free / 2
                     }
                     let rel = crossAxis.isReverse ? 0
-                        : crossAxis.isRow ? child.relativeOffset(.row, availableInnerWidth, rtl: rtl)
-                        : child.relativeOffset(.column, availableInnerHeight, rtl: false)
+                        : (mirrored ? -1 : 1) * (crossAxis.isRow ? child.relativeOffset(.row, availableInnerWidth, rtl: rtl)
+                                                 : child.relativeOffset(.column, availableInnerHeight, rtl: false))
                     child.setPosition(crossAxis, currentLead + lead + offset + rel)
                     if align == .stretch && !autoStart && !autoEnd && !child.hasDefiniteLength(crossAxis, availableInnerCrossDim) {
                         try restretch(child, lineHeight: lineHeight + leadPerLine, mainAxis: mainAxis,

@@ -45,7 +45,10 @@ extension FlexBox {
         var singleFlexChild: FlexBox?
         if (mainAxis.isRow ? widthMode : heightMode) == .exactly {
             for child in children where child.isFlexible {
-                if singleFlexChild != nil || abs(child.flexGrow) < 0.0001 || abs(child.flexShrink) < 0.0001 {
+                // Yoga's shortcut; the browser only agrees when the factors distribute all of
+                // the free space (each at least 1: smaller sums distribute a fraction, §9.7).
+                if singleFlexChild != nil || abs(child.flexGrow) < 0.0001 || abs(child.flexShrink) < 0.0001
+                    || (!yogaCompatible && (child.flexGrow < 1 || child.flexShrink < 1)) {
                     singleFlexChild = nil
                     break
                 }
