@@ -157,7 +157,9 @@ extension FlexBox {
             }
         }
         // An item that will be stretched across is measured at the stretched length.
-        let stretches = alignment(of: child) == .stretch
+        // Only a single-line container stretches before line sizing (§9.4 step 8); Yoga also
+        // does in multi-line ones.
+        let stretches = alignment(of: child) == .stretch && (!isWrap || yogaCompatible)
         if !isMainAxisRow && !isRowStyleDimDefined && !width.isNaN && widthMode == .exactly
             && stretches && childWidthMode != .exactly {
             childWidth = width
@@ -307,7 +309,7 @@ extension FlexBox {
                                                 : (childMainSize - marginMain) * ratio) + marginCross
                 childCrossMode = .exactly
             } else if !availableInnerCrossDim.isNaN && !crossDefinite && crossMode == .exactly
-                        && !(isWrap && mainAxisOverflows) && align == .stretch && !autoCross {
+                        && !(isWrap && (mainAxisOverflows || !yogaCompatible)) && align == .stretch && !autoCross {
                 childCrossSize = availableInnerCrossDim
                 childCrossMode = .exactly
             } else if !crossDefinite {
