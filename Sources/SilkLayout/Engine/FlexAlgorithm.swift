@@ -14,11 +14,11 @@ import SilkGeometry
 //  - Right-to-left: a row resolves to row-reverse (and back) and a column's cross axis runs
 //    from the right, as in Yoga and the browser (Direction.swift).
 //  - Baselines without `style.ascender` are synthesized from the first child (or the bottom edge).
-// Where Yoga and the browser disagree, nine deviations follow the browser unless
+// Where Yoga and the browser disagree, ten deviations follow the browser unless
 // `yogaCompatible` (relative offsets on reversed axes, wrap-reverse padding, absolute
 // children's percentage margins, a definite flex basis in an indefinite container, no stretch
 // of percentage cross sizes, multi-line item margins, Yoga's single-flex-child shortcut,
-// wrap-reverse item margins, stretching in multi-line containers; docs/layout.md
+// wrap-reverse item margins, stretching in multi-line containers (twice); docs/layout.md
 // "Deviations"). Otherwise
 // Yoga's behaviour is kept where it differs from CSS: in Yoga mode relative offsets
 // are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
@@ -521,17 +521,19 @@ extension FlexBox {
         }
     }
 
-    /// Lays a stretched item of a multi-line container out again across its line (Yoga's sizes:
-    /// in a column the cross length counts the cross margins).
+    /// Lays a stretched item of a multi-line container out again across its line (in Yoga mode
+    /// with Yoga's sizes: in a column the item's height counts its cross margins).
     private func restretch(_ child: FlexBox, lineHeight: Double, mainAxis: FlexDirection, availableInnerWidth: Double,
                            availableInnerHeight: Double, context: LayoutContext) throws(LayoutError) {
         let isMainAxisRow = mainAxis.isRow
         let childWidth = isMainAxisRow
             ? child.measuredWidth + child.marginForAxis(mainAxis, availableInnerWidth)
             : lineHeight
+        // Yoga adds the cross-axis margins to a column item's height; the browser keeps its
+        // height (its main-axis margins).
         let childHeight = isMainAxisRow
             ? lineHeight
-            : child.measuredHeight + child.marginForAxis(crossDirection, availableInnerWidth)
+            : child.measuredHeight + child.marginForAxis(yogaCompatible ? crossDirection : mainAxis, availableInnerWidth)
         if !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
             try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight,
                                      widthMode: .exactly, heightMode: .exactly,
