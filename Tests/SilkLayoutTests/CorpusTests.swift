@@ -60,7 +60,7 @@ import SilkLayoutTools
         let failures = cases.compactMap { c in CorpusEvaluator.run(c, tolerance: 1).failure.map { "\(c.name): \($0)" } }
         print("random Chromium trees: \(cases.count - failures.count)/\(cases.count) match")
         for f in failures { print("  chromium random failure: \(f)") }
-        #expect(cases.count - failures.count >= 130, "\(failures.prefix(5).joined(separator: "\n"))")
+        #expect(cases.count - failures.count >= 139, "\(failures.prefix(5).joined(separator: "\n"))")
     }
 
     /// Minimal cases where Yoga and Chromium disagree (Fixtures/chromium-flex-deviations.json):

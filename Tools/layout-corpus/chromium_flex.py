@@ -118,6 +118,11 @@ def case(r, index):
     if r.random() < 0.6:
         root["height"] = r.randint(80, 300)
     container(r, root)
+    # The root's percentages would resolve against the page, not an owner the corpus knows:
+    # the root takes them as points.
+    for k, v in list(root.items()):
+        if isinstance(v, str) and v.endswith("%"):
+            root[k] = int(v[:-1])
     row = root.get("flexDirection", "column").startswith("row")
     children = [node(r, 1, row) for _ in range(r.randint(1, 4))]
     c = {"name": f"flex_{index}", "root": {"style": root, "children": children}}
