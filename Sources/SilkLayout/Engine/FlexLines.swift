@@ -69,8 +69,14 @@ extension FlexBox {
                 // Yoga measures the offset from the flex-start edge, so a reversed axis mirrors it;
                 // the browser applies it physically once placed (STEP 10).
                 let yogaOffsets = yogaCompatible
-                child.x = child.leadingMargin(rowAxis, availableInnerWidth)
-                    + (yogaOffsets || !rowAxis.isReverse ? child.relativeOffset(.row, availableInnerWidth, rtl: rtl) : 0)
+                // (`relativeOffset` with `rtl` points leftwards; positions on a row that runs
+                // left to right in an RTL box, a row-reverse, are physical.)
+                let rowOffset: Double
+                if yogaOffsets { rowOffset = child.relativeOffset(.row, availableInnerWidth, rtl: rtl) }
+                else if rowAxis.isReverse { rowOffset = 0 }
+                else { rowOffset = rtl ? -child.relativeOffset(.row, availableInnerWidth, rtl: true)
+                                       : child.relativeOffset(.row, availableInnerWidth, rtl: false) }
+                child.x = child.leadingMargin(rowAxis, availableInnerWidth) + rowOffset
                 child.y = child.leadingMargin(columnAxis, availableInnerWidth)
                     + (yogaOffsets || !columnAxis.isReverse ? child.relativeOffset(.column, availableInnerHeight, rtl: false) : 0)
             }
