@@ -426,7 +426,10 @@ final class FlexBox {
     /// `value` clamped by min and max (Yoga `boundAxisWithinMinAndMax`).
     @inline(__always) func boundWithinMinAndMax(_ axis: FlexDirection, _ value: Double, _ axisSize: Double) -> Double {
         let maxV = resolvedMax(axis, axisSize), minV = resolvedMin(axis, axisSize)
-        if maxV >= 0 && value > maxV { return maxV }
+        if maxV >= 0 && value > maxV {
+            // A min size above the max size wins (CSS); Yoga lets the max win.
+            return !yogaCompatible && minV > maxV ? minV : maxV
+        }
         if minV >= 0 && value < minV { return minV }
         return value
     }
