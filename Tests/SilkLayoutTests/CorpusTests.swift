@@ -49,17 +49,35 @@ import SilkLayoutTools
         #expect(Double(failures.count) <= 0.03 * Double(cases.count), "\(failures.joined(separator: "\n"))")
     }
 
+    /// Random flexbox trees laid out by headless Chromium (Tools/layout-corpus/chromium_flex.py):
+    /// the default mode follows the browser. Issue 19's bar is 97 %; the floor below is the rate
+    /// measured today (docs/layout.md, "Random trees from Chromium"), so a regression fails.
+    @Test func randomTreesMatchChromium() throws {
+        let url = try #require(Bundle.module.url(forResource: "chromium-flex-random", withExtension: "json",
+                                                 subdirectory: "Fixtures"))
+        let cases = try CorpusFile.load(contentsOf: url)
+        #expect(cases.count == 200)
+        let failures = cases.compactMap { c in CorpusEvaluator.run(c, tolerance: 1).failure.map { "\(c.name): \($0)" } }
+        print("random Chromium trees: \(cases.count - failures.count)/\(cases.count) match")
+        for f in failures { print("  chromium random failure: \(f)") }
+        #expect(cases.count - failures.count >= 141, "\(failures.prefix(5).joined(separator: "\n"))")
+    }
+
     /// Minimal cases where Yoga and Chromium disagree (Fixtures/chromium-flex-deviations.json):
     /// the default mode follows the browser, `yogaCompatible` reproduces Yoga.
     @Test func browserModeMatchesChromiumWhereYogaDiffers() throws {
         let url = try #require(Bundle.module.url(forResource: "chromium-flex-deviations", withExtension: "json",
                                                  subdirectory: "Fixtures"))
         let cases = try CorpusFile.load(contentsOf: url)
-        #expect(cases.count == 4)
+        #expect(cases.count == 13)
         let browser = cases.compactMap { c in CorpusEvaluator.run(c, tolerance: 0).failure.map { "\(c.name): \($0)" } }
         #expect(browser.isEmpty, "\(browser.joined(separator: "\n"))")
         let yoga = cases.filter { !CorpusEvaluator.run($0, tolerance: 0, yogaCompatible: true).passed }.map(\.name)
-        #expect(yoga == ["relative_in_row_reverse", "wrap_reverse_padding", "abs_percent_margin"])
+        #expect(yoga == ["relative_in_row_reverse", "wrap_reverse_padding", "abs_percent_margin",
+                         "flex_basis_in_indefinite_column", "percent_cross_size_does_not_stretch",
+                         "multiline_item_margins", "single_flex_child_small_grow", "wrap_reverse_item_margins",
+                         "stretch_in_spaced_lines", "stretched_column_item_keeps_height",
+                         "relative_left_in_rtl_row_reverse", "min_size_above_max_size_wins"])
     }
 
     /// The browser-generated corpus holds only cases where Yoga and the browser agree: it passes

@@ -112,6 +112,14 @@ import SilkLayoutTools
         #expect(CorpusEvaluator.run(cases[0]).failure?.contains("grid at the root") == true)
     }
 
+    /// CSS §11.5 step 2, as Chromium lays it out: an item whose max-content contribution is 0
+    /// (a `width: 100%` box with no content) still sets its track's growth limit, so the
+    /// spanning item grows the next `auto` track (98) and leaves this one at 0.
+    @Test func aZeroContributionSetsTheGrowthLimit() throws {
+        let cases = try CorpusFile.parse(Data(#"{"cases":[{"name":"zero_contribution_sets_growth_limit","root":{"style":{"positionType":"absolute","width":414},"children":[{"style":{"display":"grid","gridTemplateColumns":"1fr auto auto 69px 1fr"},"children":[{"style":{"width":"100%","height":10,"gridColumn":"2"},"expected":{"left":123.5,"top":0,"width":0,"height":10}},{"style":{"width":98,"height":10,"gridColumn":"2 / span 2","justifySelf":"start"},"expected":{"left":123.5,"top":10,"width":98,"height":10}},{"style":{"height":10,"gridColumn":"4"},"expected":{"left":221.5,"top":10,"width":69,"height":10}}],"expected":{"left":0,"top":0,"width":414,"height":20}}],"expected":{"left":0,"top":0,"width":414,"height":20}}}]}"#.utf8))
+        #expect(CorpusEvaluator.run(cases[0], tolerance: 1).failure == nil)   // Chromium keeps half points
+    }
+
     /// Random grids laid out by headless Chromium (Tools/layout-corpus/chromium_grid.py).
     @Test func chromiumGridCorpus() throws {
         let url = try #require(Bundle.module.url(forResource: "chromium-grid", withExtension: "json",
@@ -120,7 +128,9 @@ import SilkLayoutTools
         #expect(cases.count == 150)
         let failures = cases.compactMap { c in CorpusEvaluator.run(c, tolerance: 1).failure.map { "\(c.name): \($0)" } }
         print("grid corpus: \(cases.count - failures.count)/\(cases.count) match Chromium")
-        // The measured rate (docs/layout.md "Grid"); the issue's bar of 99 % is not reached yet.
-        #expect(Double(cases.count - failures.count) >= 0.93 * Double(cases.count), "\(failures.prefix(5).joined(separator: "\n"))")
+        for f in failures { print("  grid corpus failure: \(f)") }
+        // The measured rate is 148/150 (docs/layout.md "Grid": the two left are a fit-content grid
+        // wider than its range and a spanning item's distribution); the issue's bar is 99 %.
+        #expect(cases.count - failures.count >= 148, "\(failures.prefix(5).joined(separator: "\n"))")
     }
 }

@@ -56,11 +56,14 @@ def css_value(v):
     return v
 
 
+UNITLESS = {"flexGrow", "flexShrink", "aspectRatio"}
+
+
 def css(style):
     out = []
     for k, v in style.items():
         name = CSS_NAMES.get(k, k)
-        out.append(f"{name}: {css_value(v)}")
+        out.append(f"{name}: {v if k in UNITLESS else css_value(v)}")
     return "; ".join(out)
 
 

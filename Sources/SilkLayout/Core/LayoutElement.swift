@@ -79,17 +79,21 @@ public final class LayoutContext {
     public static let defaultMaximumDepth = 128
     /// The deepest nesting this pass lays out before throwing ``LayoutError/nestingTooDeep(maximumDepth:)``.
     public let maximumDepth: Int
+    // `depth`, `direction` and `flexTrees` are read and written around every element laid out,
+    // and dynamic exclusivity checks on them cost about 6 % of a cold feed layout. They are
+    // unchecked because a context belongs to one pass on one thread and every access is a plain
+    // read or write that never spans a call (save, set, restore), so no access can overlap.
     /// Nesting depth of the element being laid out now.
-    public internal(set) var depth = 0
+    @exclusivity(unchecked) public internal(set) var depth = 0
     /// The flexbox working tree of each stack laid out in this pass, with its measurement
     /// caches: a stack below a non-stack spec (an inset in a stack in an inset…) is laid out
     /// several times per pass, and without these caches the work would double at each level.
-    var flexTrees: [ObjectIdentifier: FlexBox] = [:]
+    @exclusivity(unchecked) var flexTrees: [ObjectIdentifier: FlexBox] = [:]
     /// The inline direction inherited by the element being laid out now (`ltr` or `rtl`):
     /// the pass's default direction at the root, then each element's resolved
     /// ``Style/direction`` for its children. A spec's `calculateLayoutThatFits` reads it to
     /// mirror; the engine sets it around every child it lays out.
-    public internal(set) var direction: LayoutDirection
+    @exclusivity(unchecked) public internal(set) var direction: LayoutDirection
     /// Stacks reproduce Yoga where Yoga and the browser disagree (relative offsets on reversed
     /// axes, wrap-reverse padding, absolute children's percentage margins; docs/layout.md,
     /// "Deviations"), for apps ported from Yoga. Default false: the browser's behaviour.
@@ -128,8 +132,17 @@ enum ElementLayout {
         context.depth = depth
         context.direction = direction
         defer { context.depth = depth - 1; context.direction = savedDirection }
-        let style = elementStyle.physical(for: direction)
+        // The style is rewritten only when it has logical edges (a copy per element otherwise).
+        if elementStyle.hasLogicalEdges {
+            return try layoutBox(element, style: elementStyle.physical(for: direction), in: range,
+                                 parentSize: parentSize, context: context)
+        }
+        return try layoutBox(element, style: elementStyle, in: range, parentSize: parentSize, context: context)
+    }
 
+    /// The box of a non-stack element with its physical `style`: size range, padding and border.
+    private static func layoutBox(_ element: some LayoutElement, style: Style, in range: SizeRange, parentSize: Size,
+                                  context: LayoutContext) throws(LayoutError) -> Layout {
         let resolved = style.sizeRange(parentSize: parentSize).intersection(range)
         let pw = parentSize.width
         let left = paddingAndBorder(style.padding.left, style.border.left, pw)

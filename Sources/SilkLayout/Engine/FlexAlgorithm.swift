@@ -14,10 +14,13 @@ import SilkGeometry
 //  - Right-to-left: a row resolves to row-reverse (and back) and a column's cross axis runs
 //    from the right, as in Yoga and the browser (Direction.swift).
 //  - Baselines without `style.ascender` are synthesized from the first child (or the bottom edge).
-// Where Yoga and the browser disagree, three deviations follow the browser unless
+// Where Yoga and the browser disagree, twelve deviations follow the browser unless
 // `yogaCompatible` (relative offsets on reversed axes, wrap-reverse padding, absolute
-// children's percentage margins; docs/layout.md "Deviations"). Otherwise Yoga's behaviour is
-// kept where it differs from CSS: in Yoga mode relative offsets
+// children's percentage margins, a definite flex basis in an indefinite container, no stretch
+// of percentage cross sizes, multi-line item margins, Yoga's single-flex-child shortcut,
+// wrap-reverse item margins, stretching in multi-line containers (twice), relative offsets in
+// an RTL row-reverse, a min size above the max size; docs/layout.md "Deviations"). Otherwise
+// Yoga's behaviour is kept where it differs from CSS: in Yoga mode relative offsets
 // are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
 // places items as Yoga does (see STEP 8), auto margins of an item that starts a new line
 // also count in the previous one, and an inset-placed absolute child's percentage margins
@@ -57,6 +60,11 @@ extension FlexBox {
         }
         // Baselines are horizontal: a vertical stack aligns them to the start.
         if a.isBaseline && !direction.isRow { return .start }
+        // Only an auto cross size stretches (CSS §9.4 step 11): a percentage of an indefinite
+        // length behaves as auto for sizing but does not stretch (Yoga stretches it).
+        if a == .stretch && !yogaCompatible, case .fraction = direction.isRow ? child.style.height : child.style.width {
+            return .start
+        }
         return a
     }
 
@@ -387,7 +395,6 @@ extension FlexBox {
                             availableInnerCrossDim: Double, availableInnerWidth: Double,
                             availableInnerHeight: Double, context: LayoutContext) throws(LayoutError) {
         let crossAxis = crossDirection
-        let isMainAxisRow = mainAxis.isRow
         var leadPerLine = 0.0
         var currentLead = leadingPaddingAndBorderCross
         var extraSpacePerLine = 0.0
@@ -424,6 +431,7 @@ extension FlexBox {
             if lineCount > 1 { leadPerLine = remaining / (lines - 1) }
         }
 
+        let mirrored = (stack?.flexWrap == .wrapReverse) != crossAxis.isReverse
         var endIndex = 0
         for i in 0..<lineCount {
             let startIndex = endIndex
@@ -456,7 +464,40 @@ extension FlexBox {
             // start uses the start inset and no margin, center ignores margins, and a stretched
             // item in a column is re-measured with its cross-axis margins.
             for child in children[startIndex..<endIndex] where child.isInFlow {
-                switch alignment(of: child) {
+                let align = alignment(of: child)
+                if !yogaCompatible && !align.isBaseline {
+                    // The browser: every alignment keeps the item's cross margins, auto margins
+                    // take the line's free space, and relative offsets still apply (on a
+                    // reversed cross axis they are applied physically in STEP 10).
+                    // Positions run from the physical left/top edge here and are mirrored in
+                    // STEP 10 when wrap-reverse and a reversed cross axis do not cancel out, so the
+                    // leading margin is the one on the edge that ends up at the line's start.
+                    let leadEdge: Edge = crossAxis.isRow ? (mirrored ? .right : .left) : (mirrored ? .bottom : .top)
+                    let trailEdge: Edge = crossAxis.isRow ? (mirrored ? .left : .right) : (mirrored ? .top : .bottom)
+                    let autoStart = child.marginIsAuto(leadEdge), autoEnd = child.marginIsAuto(trailEdge)
+                    let lead = child.margin(leadEdge, availableInnerWidth)
+                    let free = lineHeight - child.measured(crossAxis) - lead - child.margin(trailEdge, availableInnerWidth)
+                    var offset = 0.0
+                    if autoStart || autoEnd {
+                        offset = autoStart && autoEnd ? Swift.max(0, free / 2) : autoStart ? Swift.max(0, free) : 0
+                    } else if align == .end {
+                        offset = free
+                    } else if align == .center {
+                        offset = free / 2
+                    }
+                    let rel = crossAxis.isReverse ? 0
+                        : (mirrored ? -1 : 1) * (crossAxis.isRow ? child.relativeOffset(.row, availableInnerWidth, rtl: rtl)
+                                                 : child.relativeOffset(.column, availableInnerHeight, rtl: false))
+                    child.setPosition(crossAxis, currentLead + lead + offset + rel)
+                    if align == .stretch && !autoStart && !autoEnd && !child.hasDefiniteLength(crossAxis, availableInnerCrossDim) {
+                        // The line's length only (Yoga adds the space align-content puts after it).
+                        try restretch(child, lineHeight: lineHeight, mainAxis: mainAxis,
+                                      availableInnerWidth: availableInnerWidth, availableInnerHeight: availableInnerHeight,
+                                      context: context)
+                    }
+                    continue
+                }
+                switch align {
                 case .start:
                     child.setPosition(crossAxis, currentLead + child.startInset(crossAxis, availableInnerWidth))
                 case .end:
@@ -467,18 +508,9 @@ extension FlexBox {
                 case .stretch:
                     child.setPosition(crossAxis, currentLead + child.leadingMargin(crossAxis, availableInnerWidth))
                     if !child.hasDefiniteLength(crossAxis, availableInnerCrossDim) {
-                        let childWidth = isMainAxisRow
-                            ? child.measuredWidth + child.marginForAxis(mainAxis, availableInnerWidth)
-                            : leadPerLine + lineHeight
-                        let childHeight = isMainAxisRow
-                            ? leadPerLine + lineHeight
-                            : child.measuredHeight + child.marginForAxis(crossAxis, availableInnerWidth)
-                        if !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
-                            try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight,
-                                                     widthMode: .exactly, heightMode: .exactly,
-                                                     ownerWidth: availableInnerWidth, ownerHeight: availableInnerHeight,
-                                                     performLayout: true, context: context)
-                        }
+                        try restretch(child, lineHeight: leadPerLine + lineHeight, mainAxis: mainAxis,
+                                      availableInnerWidth: availableInnerWidth, availableInnerHeight: availableInnerHeight,
+                                      context: context)
                     }
                 case .baselineFirst, .baselineLast:
                     let b = child.baseline(last: alignment(of: child) == .baselineLast)
@@ -486,6 +518,27 @@ extension FlexBox {
                 }
             }
             currentLead += leadPerLine + lineHeight
+        }
+    }
+
+    /// Lays a stretched item of a multi-line container out again across its line (in Yoga mode
+    /// with Yoga's sizes: in a column the item's height counts its cross margins).
+    private func restretch(_ child: FlexBox, lineHeight: Double, mainAxis: FlexDirection, availableInnerWidth: Double,
+                           availableInnerHeight: Double, context: LayoutContext) throws(LayoutError) {
+        let isMainAxisRow = mainAxis.isRow
+        let childWidth = isMainAxisRow
+            ? child.measuredWidth + child.marginForAxis(mainAxis, availableInnerWidth)
+            : lineHeight
+        // Yoga adds the cross-axis margins to a column item's height; the browser keeps its
+        // height (its main-axis margins).
+        let childHeight = isMainAxisRow
+            ? lineHeight
+            : child.measuredHeight + child.marginForAxis(yogaCompatible ? crossDirection : mainAxis, availableInnerWidth)
+        if !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
+            try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight,
+                                     widthMode: .exactly, heightMode: .exactly,
+                                     ownerWidth: availableInnerWidth, ownerHeight: availableInnerHeight,
+                                     performLayout: true, context: context)
         }
     }
 

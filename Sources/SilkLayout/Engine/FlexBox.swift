@@ -56,7 +56,7 @@ final class FlexBox {
     /// Non-nil for stacks, whose children take part in this pass; nil for every other element,
     /// which the engine measures through `calculateLayoutThatFits` (like Yoga's measure function).
     let stack: StackLayoutSpec?
-    var children: [FlexBox] = []
+    @exclusivity(unchecked) var children: [FlexBox] = []
     let isRoot: Bool
     /// Nesting depth in the pass (for `LayoutContext` across node boundaries).
     let depth: Int
@@ -95,22 +95,24 @@ final class FlexBox {
     var contentBoxOwnerWidth = Double.nan
     /// When some children have `display: contents`, the output tree (the flex children are
     /// then the contents elements' children, flattened into this box).
-    var outputChildren: [OutputChild]?
+    @exclusivity(unchecked) var outputChildren: [OutputChild]?
     var lineIndex = 0
     /// The non-stack element's layout from the latest performed layout (its sublayouts).
-    var contentLayout: Layout?
+    @exclusivity(unchecked) var contentLayout: Layout?
     /// The non-stack element's text baselines from its latest measurement, in its content box.
     var contentBaselines: LayoutBaselines?
 
     // Caches, stored inline to spare allocations (Yoga keeps 16 measurements and one layout;
-    // these trees live for one pass).
-    var measurements = MeasurementCache()
-    var cachedLayout: FlexCacheEntry?
+    // these trees live for one pass). Like the child lists above they skip dynamic exclusivity
+    // checks: a box belongs to one pass on one thread, and each access is a plain read, write or
+    // call of a mutating method of a plain struct that never reaches back into the box.
+    @exclusivity(unchecked) var measurements = MeasurementCache()
+    @exclusivity(unchecked) var cachedLayout: FlexCacheEntry?
     /// The non-stack element's recent layouts by content size range.
-    var elementLayouts = ElementLayoutMemo()
+    @exclusivity(unchecked) var elementLayouts = ElementLayoutMemo()
     /// A root's finished layouts by range and parent size (a stack below a non-stack spec is
     /// often asked for the same layout again in one pass).
-    var rootResults = RootResultMemo()
+    @exclusivity(unchecked) var rootResults = RootResultMemo()
 
     init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
          parentDirection: FlexDirection?, layoutDirection: LayoutDirection, yogaCompatible: Bool) {
@@ -118,7 +120,9 @@ final class FlexBox {
         self.rtl = rtl
         self.yogaCompatible = yogaCompatible
         self.element = element
-        self.style = style.physical(for: layoutDirection)
+        // Only a style with logical edges is rewritten: copying every style through
+        // `physical(for:)` cost 8 % of a cold feed layout (docs/benchmark.md, "Layout").
+        if style.hasLogicalEdges { self.style = style.physical(for: layoutDirection) } else { self.style = style }
         self.stack = stack
         self.isRoot = isRoot
         self.depth = depth
@@ -220,7 +224,8 @@ final class FlexBox {
         let root: FlexBox
         let layoutDirection = style.direction.resolved(parent: context.direction)
         if let existing = context.flexTrees[key], existing.depth == context.depth + 1,
-           existing.layoutDirection == layoutDirection, existing.style == style.physical(for: layoutDirection) {
+           existing.layoutDirection == layoutDirection,
+           style.hasLogicalEdges ? existing.style == style.physical(for: layoutDirection) : existing.style == style {
             root = existing
             if let hit = root.rootResults.lookup(range, parentSize) { return hit }
         } else {
@@ -421,7 +426,10 @@ final class FlexBox {
     /// `value` clamped by min and max (Yoga `boundAxisWithinMinAndMax`).
     @inline(__always) func boundWithinMinAndMax(_ axis: FlexDirection, _ value: Double, _ axisSize: Double) -> Double {
         let maxV = resolvedMax(axis, axisSize), minV = resolvedMin(axis, axisSize)
-        if maxV >= 0 && value > maxV { return maxV }
+        if maxV >= 0 && value > maxV {
+            // A min size above the max size wins (CSS); Yoga lets the max win.
+            return !yogaCompatible && minV > maxV ? minV : maxV
+        }
         if minV >= 0 && value < minV { return minV }
         return value
     }

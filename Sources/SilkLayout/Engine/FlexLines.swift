@@ -45,7 +45,10 @@ extension FlexBox {
         var singleFlexChild: FlexBox?
         if (mainAxis.isRow ? widthMode : heightMode) == .exactly {
             for child in children where child.isFlexible {
-                if singleFlexChild != nil || abs(child.flexGrow) < 0.0001 || abs(child.flexShrink) < 0.0001 {
+                // Yoga's shortcut; the browser only agrees when the factors distribute all of
+                // the free space (each at least 1: smaller sums distribute a fraction, §9.7).
+                if singleFlexChild != nil || abs(child.flexGrow) < 0.0001 || abs(child.flexShrink) < 0.0001
+                    || (!yogaCompatible && (child.flexGrow < 1 || child.flexShrink < 1)) {
                     singleFlexChild = nil
                     break
                 }
@@ -66,8 +69,14 @@ extension FlexBox {
                 // Yoga measures the offset from the flex-start edge, so a reversed axis mirrors it;
                 // the browser applies it physically once placed (STEP 10).
                 let yogaOffsets = yogaCompatible
-                child.x = child.leadingMargin(rowAxis, availableInnerWidth)
-                    + (yogaOffsets || !rowAxis.isReverse ? child.relativeOffset(.row, availableInnerWidth, rtl: rtl) : 0)
+                // (`relativeOffset` with `rtl` points leftwards; positions on a row that runs
+                // left to right in an RTL box, a row-reverse, are physical.)
+                let rowOffset: Double
+                if yogaOffsets { rowOffset = child.relativeOffset(.row, availableInnerWidth, rtl: rtl) }
+                else if rowAxis.isReverse { rowOffset = 0 }
+                else { rowOffset = rtl ? -child.relativeOffset(.row, availableInnerWidth, rtl: true)
+                                       : child.relativeOffset(.row, availableInnerWidth, rtl: false) }
+                child.x = child.leadingMargin(rowAxis, availableInnerWidth) + rowOffset
                 child.y = child.leadingMargin(columnAxis, availableInnerWidth)
                     + (yogaOffsets || !columnAxis.isReverse ? child.relativeOffset(.column, availableInnerHeight, rtl: false) : 0)
             }
@@ -100,7 +109,9 @@ extension FlexBox {
         let isRowStyleDimDefined = child.hasDefiniteLength(.row, ownerWidth)
         let isColumnStyleDimDefined = child.hasDefiniteLength(.column, ownerHeight)
 
-        if !resolvedFlexBasis.isNaN && !mainAxisSize.isNaN {
+        // A definite flex basis wins over the main size even when the container's main size is
+        // indefinite (the browser); Yoga then takes the child's height or width instead.
+        if !resolvedFlexBasis.isNaN && (!mainAxisSize.isNaN || !yogaCompatible) {
             if child.computedFlexBasis.isNaN {
                 child.computedFlexBasis = maxDefined(resolvedFlexBasis, child.paddingAndBorderForAxis(mainAxis, ownerWidth))
             }
@@ -152,7 +163,9 @@ extension FlexBox {
             }
         }
         // An item that will be stretched across is measured at the stretched length.
-        let stretches = alignment(of: child) == .stretch
+        // Only a single-line container stretches before line sizing (§9.4 step 8); Yoga also
+        // does in multi-line ones.
+        let stretches = alignment(of: child) == .stretch && (!isWrap || yogaCompatible)
         if !isMainAxisRow && !isRowStyleDimDefined && !width.isNaN && widthMode == .exactly
             && stretches && childWidthMode != .exactly {
             childWidth = width
@@ -302,7 +315,7 @@ extension FlexBox {
                                                 : (childMainSize - marginMain) * ratio) + marginCross
                 childCrossMode = .exactly
             } else if !availableInnerCrossDim.isNaN && !crossDefinite && crossMode == .exactly
-                        && !(isWrap && mainAxisOverflows) && align == .stretch && !autoCross {
+                        && !(isWrap && (mainAxisOverflows || !yogaCompatible)) && align == .stretch && !autoCross {
                 childCrossSize = availableInnerCrossDim
                 childCrossMode = .exactly
             } else if !crossDefinite {

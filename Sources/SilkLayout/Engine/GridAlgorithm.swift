@@ -319,6 +319,10 @@ struct GridAlgorithm {
             for c in group {
                 let r = c.start..<(c.start + c.span)
                 let maxes = r.filter { autoMax[$0] }
+                // §11.5 step 2: an item in one track sets that track's growth limit to its
+                // max-content contribution, even 0 (the track is no longer infinitely growable,
+                // so spanning items later grow the other tracks first).
+                if c.span == 1, let t = maxes.first { newLimit[t] = max(newLimit[t], c.maximum) }
                 let extra = c.maximum - gap * Double(c.span - 1) - r.reduce(0) { $0 + (limit[$1] >= 0 ? limit[$1] : base[$1]) }
                 if extra > 0 && !maxes.isEmpty {
                     // Tracks whose limit no item has set yet ("infinitely growable") take the
