@@ -107,6 +107,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private var _contentsScale: Double = 1
     private var _drawingPriority = 0
     private var _displayCompletions: [(after: UInt64, body: @Sendable () -> Void)] = []
+    /// The theme set on this node (nil: inherited); read and written by `Theming.swift` under `lock`.
+    var _themeOverride: Theme?
 
     // MARK: Main-thread state (the pass)
     /// The backing layer; created by the pass when the node is in a window. Main thread only.
@@ -871,7 +873,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
             layer.borderWidth = s.bw
         }
         // Input: keyboard focus is drawn as a border over the node's own (FocusRing.swift).
-        if showsFocusRing { layer.borderColor = FocusRing.color; layer.borderWidth = FocusRing.width }
+        if showsFocusRing { layer.borderColor = focusRingColor; layer.borderWidth = FocusRing.width }
         layer.isOpaque = s.opaque
         // A placeholder image stands in for the contents until they arrive.
         if !hasContents, type(of: self).drawsContent || s.raster {
