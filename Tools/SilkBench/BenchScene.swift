@@ -203,6 +203,7 @@ public enum BenchCatalog {
         .measurement(StartupBench.self),
         .frames(Feed10kBench.self),
         .frames(NavigationBench.self),
+        .frames(ControlsBench.self),
     ] }
 
     public static var names: [String] { all.map(\.name) }
