@@ -115,6 +115,12 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
     public override init() {
         super.init()
         isFocusable = true
+        lock.withLock {
+            _accessibility.isElement = true
+            _accessibility.role = .button
+            _accessibility.states = [.focusable]
+            _accessibility.actions = [.activate]
+        }
     }
 
     // MARK: State
@@ -128,7 +134,11 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
                 defer { _isEnabled = newValue; if !newValue { _isHighlighted = false } }
                 return _isEnabled != newValue
             }
-            if changed { stateDidChange() }
+            if changed {
+                setAccessibilityStates(.disabled, !newValue)
+                setAccessibilityStates(.focusable, newValue && super.isFocusable)
+                stateDidChange()
+            }
         }
     }
     /// Whether the control shows as pressed; set by touch tracking and Space, or by the app. Any
@@ -146,7 +156,7 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _isSelected } }
         set {
             let changed = lock.withLock { () -> Bool in defer { _isSelected = newValue }; return _isSelected != newValue }
-            if changed { stateDidChange() }
+            if changed { setAccessibilityStates(.selected, newValue); stateDidChange() }
         }
     }
     /// The current state as a set (`.normal` when none applies). Any thread.
@@ -169,7 +179,17 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
     /// Focusable while enabled.
     open override var isFocusable: Bool {
         get { super.isFocusable && isEnabled }
-        set { super.isFocusable = newValue }
+        set { super.isFocusable = newValue; setAccessibilityStates(.focusable, newValue && isEnabled) }
+    }
+
+    /// `.activate` on an enabled control with a target for `.primaryActionTriggered` sends
+    /// that event (as a tap or Enter would) and returns true; anything else returns false.
+    /// Main thread.
+    open override func performAccessibilityAction(_ action: AccessibilityAction) -> Bool {
+        guard action == .activate, isEnabled,
+              lock.withLock({ _targets.contains { $0.events.contains(.primaryActionTriggered) } }) else { return false }
+        sendActions(for: .primaryActionTriggered)
+        return true
     }
 
     /// What the control itself does when activated (a touch up inside, Enter, Space, or

@@ -107,6 +107,16 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private var _contentsScale: Double = 1
     private var _drawingPriority = 0
     private var _displayCompletions: [(after: UInt64, body: @Sendable () -> Void)] = []
+    /// Accessibility properties (Accessibility/DisplayNode+Accessibility.swift).
+    var _accessibility = AccessibilityStorage()
+    /// Read under `lock` by the accessibility snapshot (AccessibilitySnapshot.swift).
+    var _isHiddenForAccessibility: Bool { _isHidden }
+    var _opacityForAccessibility: Double { _opacity }
+    var frameSize: Size { _frame.size }
+
+    /// Identifies the node to accessibility exporters: unique in the process and never reused,
+    /// unlike the node's address. Any thread.
+    public let accessibilityID: UInt64 = AccessibilityNotifications.idCounter.wrappingAdd(1, ordering: .relaxed).oldValue
     /// The theme set on this node (nil: inherited); read and written by `Theming.swift` under `lock`.
     var _themeOverride: Theme?
 
@@ -188,6 +198,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         node.enterInterfaceState(state)
         setNeedsLayout()
         markDirty()
+        AccessibilityNotifications.post(.children, for: self)
     }
 
     /// Removes the node from its supernode: it leaves every interface state, its display jobs (and
@@ -201,6 +212,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         parent.setNeedsLayout()
         parent.markDirty()
         markDirty()
+        AccessibilityNotifications.post(.children, for: parent)
     }
 
     /// Moves an existing subnode to `index` (z-order). Any thread.
@@ -1001,6 +1013,14 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// Converts a point in the space the subnodes' frames are in back into this node's coordinates:
     /// the inverse of `convertToSubnodeSpace(_:)`. Main thread.
     open func convertFromSubnodeSpace(_ point: Point) -> Point { point }
+
+    // MARK: Accessibility (the properties are in Accessibility/DisplayNode+Accessibility.swift)
+
+    /// Carries out `action`, asked for by an assistive technology (AT-SPI2's Action and Value
+    /// interfaces, talk-back's double tap). Returns whether it was done. Default: false;
+    /// `ControlNode` activates. Override to handle increments, scrolling, dismissal or custom
+    /// actions. Main thread.
+    open func performAccessibilityAction(_ action: AccessibilityAction) -> Bool { false }
 
     // MARK: Debugging
 

@@ -39,11 +39,14 @@ extension InputDispatcher {
         if let old {
             if old.showsFocusRing { old.showsFocusRing = false; old.markDirty() }
             old.didResignFocus()
+            old.setAccessibilityStates(.focused, false)
         }
         if let node {
             node.showsFocusRing = showsRing
             node.markDirty()
             node.didBecomeFocused()
+            node.setAccessibilityStates(.focused, true)
+            AccessibilityNotifications.post(.focus, for: node)
         }
     }
 
