@@ -168,4 +168,40 @@ import SilkGeometry
         a.hidesWhenStopped = false
         #expect(!a.isHidden)
     }
+
+    @Test func controlsKeepTheirAccessibilityCurrentAndTakeItsActions() {
+        let sw = SwitchNode()
+        sw.accessibilityLabel = "Wi-Fi"
+        #expect(sw.isAccessibilityElement && sw.accessibilityRole == .`switch` && sw.accessibilityStates.contains(.checkable))
+        #expect(sw.performAccessibilityAction(.activate))
+        #expect(sw.isOn && sw.accessibilityStates.contains(.checked))
+        sw.isEnabled = false
+        #expect(sw.accessibilityStates.contains(.disabled) && !sw.performAccessibilityAction(.activate) && sw.isOn)
+
+        let box = CheckBoxNode(title: "Sound")
+        box.isMixed = true
+        #expect(box.accessibilityRole == .checkBox && box.accessibilityLabel == "Sound" && box.accessibilityStates.contains(.mixed))
+        #expect(box.performAccessibilityAction(.activate) && box.accessibilityStates.contains(.checked)
+                && !box.accessibilityStates.contains(.mixed))
+
+        let slider = SliderNode(value: 0.5)
+        #expect(slider.accessibilityRole == .slider && slider.accessibilityValue == "50 %")
+        #expect(slider.performAccessibilityAction(.increment))
+        #expect(slider.accessibilityValueRange == AccessibilityValueRange(current: 0.55, minimum: 0, maximum: 1, step: 0))
+        #expect(!slider.performAccessibilityAction(.activate))
+
+        let stepper = StepperNode(value: 2, minimum: 0, maximum: 3)
+        #expect(stepper.performAccessibilityAction(.decrement) && stepper.value == 1 && stepper.accessibilityValue == "1")
+        #expect(stepper.accessibilityRole == .spinButton && stepper.accessibilityValueRange?.maximum == 3)
+
+        let radio = RadioGroupNode(options: ["A", "B"], selectedIndex: 0)
+        #expect(radio.performAccessibilityAction(.increment) && radio.selectedIndex == 1 && radio.accessibilityValue == "B")
+
+        let bar = ProgressBarNode(progress: 0.25)
+        #expect(bar.accessibilityRole == .progressBar && bar.accessibilityValue == "25 %" && !bar.accessibilityStates.contains(.focusable))
+        bar.isIndeterminate = true
+        #expect(bar.accessibilityStates.contains(.busy) && bar.accessibilityValueRange == nil)
+        let spinner = ActivityIndicatorNode()
+        #expect(spinner.accessibilityStates.contains(.busy) && spinner.accessibilityLabel == "Loading")
+    }
 }

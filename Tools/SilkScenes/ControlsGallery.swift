@@ -44,6 +44,14 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
         steppers = [StepperNode(value: 3, minimum: 0, maximum: 10), StepperNode(value: 10, minimum: 0, maximum: 10),
                     StepperNode(value: 5, minimum: 0, maximum: 10)]
         steppers[2].isEnabled = false
+        for (s, label) in zip(switches, ["Airplane mode", "Wi-Fi", "Bluetooth", "Location", "Roaming"]) { s.accessibilityLabel = label }
+        for (s, label) in zip(sliders, ["Volume", "Alert level", "Signal"]) { s.accessibilityLabel = label }
+        for s in steppers { s.accessibilityLabel = "Copies" }
+        radioGroup.accessibilityLabel = "Size"
+        segmented.accessibilityLabel = "Period"
+        disabledSegmented.accessibilityLabel = "Sync"
+        progress.accessibilityLabel = "Download"
+        indeterminate.accessibilityLabel = "Syncing"
         radioGroup.disabledOptions = [2]
         disabledSegmented.isEnabled = false
         captions = Self.captionTexts.map { _ in TextNode() }

@@ -23,6 +23,24 @@ open class ChoiceControlNode: ThemedControlNode, @unchecked Sendable {
         _options = options
         super.init()
         _selectedIndex = selectedIndex.flatMap { options.indices.contains($0) ? $0 : nil }
+        accessibilityRole = .radioGroup
+        accessibilityActions = [.activate, .increment, .decrement]
+        updateAccessibility()
+    }
+
+    /// Role `radioGroup`; the selected option's title as the default value, and its position as
+    /// the value range (1…count).
+    open override func updateAccessibility() {
+        let (options, selected) = lock.withLock { (_options, _selectedIndex) }
+        setDefaultAccessibilityValue(selected.map { options[$0] })
+        accessibilityValueRange = selected.map {
+            AccessibilityValueRange(current: Double($0 + 1), minimum: 1, maximum: Double(max(1, options.count)), step: 1)
+        }
+    }
+
+    /// The next (`steps` > 0) or previous enabled option, wrapping, as the arrow keys.
+    open override func increment(by steps: Int) -> Bool {
+        keyDown(KeyInput(key: steps > 0 ? .right : .left))
     }
 
     /// The options' titles. Setting them keeps the selection if it is still in range. Any thread.

@@ -26,8 +26,19 @@ open class ProgressBarNode: ThemedControlNode, @unchecked Sendable {
         sweepNode.isUserInteractionEnabled = false
         sweepNode.isHidden = true
         addSubnode(sweepNode)
+        accessibilityRole = .progressBar
+        accessibilityActions = []
         self.progress = progress
         self.isIndeterminate = isIndeterminate
+        updateAccessibility()
+    }
+
+    /// Role `progressBar`: 0…1 and a percentage when determinate; `busy` when indeterminate.
+    open override func updateAccessibility() {
+        let (p, ind) = lock.withLock { (_progress, _isIndeterminate) }
+        accessibilityValueRange = ind ? nil : AccessibilityValueRange(current: p, minimum: 0, maximum: 1)
+        setDefaultAccessibilityValue(ind ? nil : "\(Int((p * 100).rounded())) %")
+        setAccessibilityStates(.busy, ind)
     }
 
     /// How far along, 0…1 (clamped; NaN becomes 0). Any thread.
@@ -131,6 +142,9 @@ open class ActivityIndicatorNode: ThemedControlNode, @unchecked Sendable {
         isFocusable = false
         isUserInteractionEnabled = false
         _isAnimating = isAnimating
+        accessibilityRole = .progressBar
+        accessibilityActions = []
+        setDefaultAccessibilityLabel("Loading")
         updateAnimation()
     }
 
@@ -154,6 +168,7 @@ open class ActivityIndicatorNode: ThemedControlNode, @unchecked Sendable {
     private func updateAnimation() {
         let (on, hides) = lock.withLock { (_isAnimating, _hidesWhenStopped) }
         isHidden = !on && hides
+        setAccessibilityStates(.busy, on)
         if on {
             addAnimation(LayerAnimation(property: .transform(from: .identity, to: AffineTransform.identity.rotated(by: 2 * .pi / 3)),
                                         duration: Self.turnDuration / 3, timing: .linear, repeatCount: .infinity))

@@ -66,9 +66,36 @@ open class ThemedControlNode: ControlNode, ThemeObserver, @unchecked Sendable {
     /// and, with `layout`, relayouts. Any thread.
     public func appearanceDidChange(layout: Bool = false) {
         if layout { setNeedsLayout() }
+        updateAccessibility()
         let key = AnyHashable(appearance(theme: effectiveTheme))
         if lock.withLock({ _drawnAppearance }) != key { setNeedsDisplay() }
     }
+
+    /// Brings the accessibility properties (role, default label and value, states, value range)
+    /// up to date with the control's value; called by `appearanceDidChange(layout:)`, so after
+    /// every change of value or state. Subclasses override it (calling `super` is not needed).
+    /// Any thread.
+    open func updateAccessibility() {}
+
+    /// `.activate` sends `.primaryActionTriggered` (the control's own action, then its
+    /// targets), `.increment` and `.decrement` act as the arrow keys would (`increment(by:)`);
+    /// anything else, or a disabled control, returns false. Main thread.
+    open override func performAccessibilityAction(_ action: AccessibilityAction) -> Bool {
+        guard isEnabled else { return false }
+        switch action {
+        case .activate:
+            guard accessibilityActions.contains(.activate) else { return false }
+            sendActions(for: .primaryActionTriggered)
+            return true
+        case .increment: return increment(by: 1)
+        case .decrement: return increment(by: -1)
+        default: return super.performAccessibilityAction(action)
+        }
+    }
+
+    /// Moves the value one step up (`steps` > 0) or down, as the user did (sends
+    /// `.valueChanged`); returns false when the control has no such value. Main thread.
+    open func increment(by steps: Int) -> Bool { false }
 
     /// Redraws for the new state.
     open override func stateDidChange() {

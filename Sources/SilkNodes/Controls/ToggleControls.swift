@@ -14,6 +14,14 @@ open class SwitchNode: ThemedControlNode, @unchecked Sendable {
         super.init()
         _isOn = isOn
         isSelected = isOn
+        accessibilityRole = .`switch`
+        updateAccessibility()
+    }
+
+    /// Role `switch`, states `checkable` and `checked` while on.
+    open override func updateAccessibility() {
+        setAccessibilityStates(.checkable, true)
+        setAccessibilityStates(.checked, isOn)
     }
 
     /// Whether the switch is on. Setting it does not send `.valueChanged` (the app set it). Any
@@ -95,6 +103,17 @@ open class CheckBoxNode: ThemedControlNode, @unchecked Sendable {
         super.init()
         _isChecked = isChecked
         isSelected = isChecked
+        accessibilityRole = .checkBox
+        updateAccessibility()
+    }
+
+    /// Role `checkBox`, the title as the default label, states `checkable`, `checked`, `mixed`.
+    open override func updateAccessibility() {
+        let (checked, mixed, title) = lock.withLock { (_isChecked, _isMixed, _title) }
+        setDefaultAccessibilityLabel(title.isEmpty ? nil : title)
+        setAccessibilityStates(.checkable, true)
+        setAccessibilityStates(.checked, checked && !mixed)
+        setAccessibilityStates(.mixed, mixed)
     }
 
     /// Whether the box is checked. Setting it clears `isMixed` and sends nothing. Any thread.

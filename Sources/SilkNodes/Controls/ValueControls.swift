@@ -63,6 +63,25 @@ open class SliderNode: ThemedControlNode, @unchecked Sendable {
     public init(value: Double = 0, minimum: Double = 0, maximum: Double = 1, step: Double = 0) {
         _range = SteppedRange(value: value, minimum: minimum, maximum: maximum, step: step)
         super.init()
+        accessibilityRole = .slider
+        accessibilityActions = [.increment, .decrement]
+        updateAccessibility()
+    }
+
+    /// Role `slider`: the value range, and the value as text (a percentage of the range when it is
+    /// 0…1).
+    open override func updateAccessibility() {
+        let r = lock.withLock { _range }
+        accessibilityValueRange = AccessibilityValueRange(current: r.value, minimum: r.minimum, maximum: r.maximum, step: r.step)
+        setDefaultAccessibilityValue(r.minimum == 0 && r.maximum == 1 ? "\(Int((r.value * 100).rounded())) %"
+                                                                     : String(format: "%g", r.value))
+    }
+
+    /// One key step up or down.
+    open override func increment(by steps: Int) -> Bool {
+        let r = lock.withLock { _range }
+        userSetValue(r.value + Double(steps) * r.keyStep)
+        return true
     }
 
     /// The value, clamped to the range and snapped to the step; NaN is ignored. Setting it sends
@@ -215,6 +234,22 @@ open class StepperNode: ThemedControlNode, @unchecked Sendable {
         _range = SteppedRange(value: value, minimum: minimum, maximum: maximum, step: s)
         _format = format ?? { v in s.rounded() == s ? String(Int(v.rounded())) : String(format: "%.2f", v) }
         super.init()
+        accessibilityRole = .spinButton
+        accessibilityActions = [.increment, .decrement]
+        updateAccessibility()
+    }
+
+    /// Role `spinButton`: the value range, the formatted value.
+    open override func updateAccessibility() {
+        let r = lock.withLock { _range }
+        accessibilityValueRange = AccessibilityValueRange(current: r.value, minimum: r.minimum, maximum: r.maximum, step: r.step)
+        setDefaultAccessibilityValue(formattedValue)
+    }
+
+    /// `steps` steps, as the buttons.
+    open override func increment(by steps: Int) -> Bool {
+        stepBy(steps)
+        return true
     }
 
     /// The value, clamped and snapped; NaN is ignored. Setting it sends nothing. Any thread.
