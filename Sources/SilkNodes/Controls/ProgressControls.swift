@@ -6,6 +6,9 @@ import SilkRender
 /// A progress bar: a rounded track filled with the accent up to `progress` (0…1), or, when
 /// `isIndeterminate`, a bar that sweeps along the track for ever.
 ///
+/// The filled part is a subnode whose frame follows `progress` (a layer colour): a bar updated
+/// every frame redraws nothing; only the track is drawn.
+///
 /// The sweep is a layer animation of a subnode's position, evaluated by the render thread on
 /// the frame clock: the main thread does no work per frame, and nothing is redrawn. It takes
 /// no touches or focus (`isFocusable` false): it shows, it is not operated. Any thread.
@@ -14,6 +17,8 @@ open class ProgressBarNode: ThemedControlNode, @unchecked Sendable {
     private var _isIndeterminate = false
     /// The sweeping bar (indeterminate only): a layer colour, never drawn.
     let sweepNode = DisplayNode()
+    /// The filled part (determinate only): a layer colour.
+    let fillNode = DisplayNode()
     /// The size the sweep's animation was made for (main thread).
     private var sweepSize: Size?
 
@@ -25,6 +30,8 @@ open class ProgressBarNode: ThemedControlNode, @unchecked Sendable {
         clipsToBounds = true
         sweepNode.isUserInteractionEnabled = false
         sweepNode.isHidden = true
+        fillNode.isUserInteractionEnabled = false
+        addSubnode(fillNode)
         addSubnode(sweepNode)
         accessibilityRole = .progressBar
         accessibilityActions = []
@@ -36,6 +43,7 @@ open class ProgressBarNode: ThemedControlNode, @unchecked Sendable {
     /// Role `progressBar`: 0…1 and a percentage when determinate; `busy` when indeterminate.
     open override func updateAccessibility() {
         let (p, ind) = lock.withLock { (_progress, _isIndeterminate) }
+        placeFill()
         accessibilityValueRange = ind ? nil : AccessibilityValueRange(current: p, minimum: 0, maximum: 1)
         setDefaultAccessibilityValue(ind ? nil : "\(Int((p * 100).rounded())) %")
         setAccessibilityStates(.busy, ind)
@@ -65,32 +73,35 @@ open class ProgressBarNode: ThemedControlNode, @unchecked Sendable {
     }
 
     struct Appearance: Hashable, Sendable {
-        var fraction: Double?
-        var track: Color, fill: Color
+        var track: Color
     }
 
-    /// The filled fraction (nil when indeterminate) and the colours.
+    /// The track's colour (the fill is not drawn: see the type's description).
     open override func appearance(theme t: Theme) -> any Hashable & Sendable {
-        let (p, ind) = lock.withLock { (_progress, _isIndeterminate) }
-        let disabled = state.contains(.disabled)
-        return Appearance(fraction: ind ? nil : p, track: disabled ? t.disabled(t.colors.track) : t.colors.track,
-                          fill: disabled ? t.disabled(t.colors.accent) : t.colors.accent)
+        Appearance(track: state.contains(.disabled) ? t.disabled(t.colors.track) : t.colors.track)
     }
 
-    /// Draws the track and the filled part.
+    /// Draws the track.
     open override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
         guard let a = parameters as? Appearance else { return }
-        let b = context.bounds, r = b.height / 2
-        context.canvas.fillRoundedRect(b, cornerRadius: r, with: .color(a.track))
-        if let f = a.fraction, f > 0 {
-            context.canvas.fillRoundedRect(Rect(x: b.minX, y: b.minY, width: max(b.height, b.width * f), height: b.height),
-                                           cornerRadius: r, with: .color(a.fill))
-        }
+        let b = context.bounds
+        context.canvas.fillRoundedRect(b, cornerRadius: b.height / 2, with: .color(a.track))
     }
 
-    /// The sweep takes the accent of a new theme.
+    /// Sizes and colours the fill for the progress (layer properties only). Any thread.
+    func placeFill() {
+        let (p, ind) = lock.withLock { (_progress, _isIndeterminate) }
+        let b = bounds, t = effectiveTheme
+        fillNode.isHidden = ind || p <= 0
+        fillNode.frame = Rect(x: 0, y: 0, width: p > 0 ? max(b.height, b.width * p) : 0, height: b.height)
+        fillNode.cornerRadius = b.height / 2
+        fillNode.backgroundColor = state.contains(.disabled) ? t.disabled(t.colors.accent) : t.colors.accent
+    }
+
+    /// The fill and the sweep take the accent of a new theme.
     open override func effectiveThemeDidChange() {
         super.effectiveThemeDidChange()
+        placeFill()
         sweepNode.backgroundColor = effectiveTheme.colors.accent
     }
 
@@ -98,6 +109,7 @@ open class ProgressBarNode: ThemedControlNode, @unchecked Sendable {
     open override func layoutDidFinish() {
         super.layoutDidFinish()
         cornerRadius = bounds.height / 2
+        placeFill()
         updateSweep()
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import SilkGeometry
 import SilkInput
 import SilkRaster
+import SilkRender
 
 /// A value in a range with an optional step, shared by `SliderNode` and `StepperNode`: absurd
 /// input is made sane here once (NaN is ignored, bounds are ordered, values clamped and snapped).
@@ -51,18 +52,28 @@ struct SteppedRange: Hashable, Sendable {
 /// `minimumValue` and `maximumValue`, continuously or in steps of `step` (ticks are drawn for up to
 /// 101 steps).
 ///
+/// The value is shown by layer geometry, not drawing: the filled part of the track and the
+/// thumb are subnodes whose frames follow the value (the thumb's outline and shadow are layer
+/// border and shadow), so dragging at 60 Hz redraws nothing; the track and ticks are drawn once
+/// per size, theme and state.
+///
 /// Touches set the value under the finger and send `.valueChanged` on every change while
 /// dragging. Keys: left/down and right/up move by `step` (a twentieth of the range when
 /// continuous), Page Up/Down by a tenth, Home/End to the ends; each change sends
 /// `.valueChanged`. Any thread unless noted.
 open class SliderNode: ThemedControlNode, @unchecked Sendable {
     private var _range: SteppedRange
+    /// The filled part of the track (a layer colour).
+    let fillNode = DisplayNode()
+    /// The thumb (a layer colour, border and shadow).
+    let thumbNode = DisplayNode()
 
     /// A slider over `minimum…maximum` (ordered if reversed; non-finite bounds become 0…1) at
     /// `value`, continuous (`step` 0) or stepped. Any thread.
     public init(value: Double = 0, minimum: Double = 0, maximum: Double = 1, step: Double = 0) {
         _range = SteppedRange(value: value, minimum: minimum, maximum: maximum, step: step)
         super.init()
+        for n in [fillNode, thumbNode] { n.isUserInteractionEnabled = false; addSubnode(n) }
         accessibilityRole = .slider
         accessibilityActions = [.increment, .decrement]
         updateAccessibility()
@@ -72,6 +83,7 @@ open class SliderNode: ThemedControlNode, @unchecked Sendable {
     /// 0…1).
     open override func updateAccessibility() {
         let r = lock.withLock { _range }
+        placeValueNodes()
         accessibilityValueRange = AccessibilityValueRange(current: r.value, minimum: r.minimum, maximum: r.maximum, step: r.step)
         setDefaultAccessibilityValue(r.minimum == 0 && r.maximum == 1 ? "\(Int((r.value * 100).rounded())) %"
                                                                      : String(format: "%g", r.value))
@@ -166,53 +178,74 @@ open class SliderNode: ThemedControlNode, @unchecked Sendable {
     }
 
     struct Appearance: Hashable, Sendable {
-        var fraction: Double
         var ticks: Int
-        var fill: Color, track: Color, thumb: Color, border: Color
-        var overlay: Color?
+        var track: Color, tick: Color
         var thumbDiameter: Double, thickness: Double
     }
 
-    /// The filled fraction, ticks and the theme's colours for the state.
+    /// The track, the ticks and their colours for the state (the value is not drawn: see the
+    /// type's description).
     open override func appearance(theme t: Theme) -> any Hashable & Sendable {
-        let s = state
+        let disabled = state.contains(.disabled)
         let r = lock.withLock { _range }
-        var fill = t.colors.accent, track = t.colors.track, thumb = t.colors.thumb, border = t.colors.border
-        if s.contains(.disabled) { fill = t.disabled(fill); track = t.disabled(track); thumb = t.disabled(thumb); border = t.disabled(border) }
-        return Appearance(fraction: Self.fraction(r.value, r.minimum, r.maximum), ticks: r.tickCount, fill: fill, track: track,
-                          thumb: thumb, border: border, overlay: s.contains(.highlighted) ? t.colors.pressedOverlay : nil,
+        return Appearance(ticks: r.tickCount, track: disabled ? t.disabled(t.colors.track) : t.colors.track,
+                          tick: disabled ? t.disabled(t.colors.border) : t.colors.border,
                           thumbDiameter: thumbDiameter(t), thickness: Theme.metric(t.metrics.trackThickness, 6))
     }
 
-    /// Draws the track, its filled part, the ticks and the thumb.
+    /// Draws the track and the ticks.
     open override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
         guard let a = parameters as? Appearance else { return }
-        let c = context.canvas, b = context.bounds
-        let d = min(a.thumbDiameter, b.height), inset = d / 2
-        let w = max(0, b.width - 2 * inset), th = min(a.thickness, d)
-        let track = Rect(x: b.minX + inset, y: b.midY - th / 2, width: w, height: th)
-        c.fillRoundedRect(track, cornerRadius: th / 2, with: .color(a.track))
-        let x = track.minX + a.fraction * w
-        c.fillRoundedRect(Rect(x: track.minX, y: track.minY, width: x - track.minX, height: th), cornerRadius: th / 2,
-                          with: .color(a.fill))
+        let c = context.canvas
+        let track = Self.trackRect(bounds: context.bounds, thumbDiameter: a.thumbDiameter, thickness: a.thickness)
+        c.fillRoundedRect(track, cornerRadius: track.height / 2, with: .color(a.track))
         if a.ticks > 1 {
             for i in 0..<a.ticks {
-                let tx = track.minX + w * Double(i) / Double(a.ticks - 1)
-                let tick = Rect(x: tx - 1, y: track.maxY + 4, width: 2, height: 5)
-                c.fill(tick, with: .color(tx <= x + 0.5 ? a.fill : a.border))
+                let tx = track.minX + track.width * Double(i) / Double(a.ticks - 1)
+                c.fill(Rect(x: tx - 1, y: track.maxY + 4, width: 2, height: 5), with: .color(a.tick))
             }
         }
-        let thumb = Rect(x: x - d / 2, y: b.midY - d / 2, width: d, height: d)
-        c.fillEllipse(in: thumb.offsetBy(dx: 0, dy: 1), with: .color(Color(white: 0, alpha: 0.2)))
-        c.fillEllipse(in: thumb, with: .color(a.thumb))
-        c.strokeEllipse(in: thumb.insetBy(dx: 0.5, dy: 0.5), lineWidth: 1, with: .color(a.border.withAlpha(0.5)))
-        if let o = a.overlay { c.fillEllipse(in: thumb.insetBy(dx: -4, dy: -4), with: .color(o)) }
     }
 
-    /// A pill-shaped focus ring.
+    /// The track in `bounds`: inset by half the thumb at both ends, centred vertically.
+    static func trackRect(bounds b: Rect, thumbDiameter: Double, thickness: Double) -> Rect {
+        let d = min(thumbDiameter, b.height), th = min(thickness, d)
+        return Rect(x: b.minX + d / 2, y: b.midY - th / 2, width: max(0, b.width - d), height: th)
+    }
+
+    /// Moves the fill and the thumb to the value, coloured for the theme and state (layer
+    /// properties only). Any thread.
+    func placeValueNodes() {
+        let t = effectiveTheme, s = state, b = bounds
+        let r = lock.withLock { _range }
+        let d = min(thumbDiameter(t), b.height)
+        let track = Self.trackRect(bounds: b, thumbDiameter: d, thickness: Theme.metric(t.metrics.trackThickness, 6))
+        let x = track.minX + Self.fraction(r.value, r.minimum, r.maximum) * track.width
+        let disabled = s.contains(.disabled)
+        fillNode.frame = Rect(x: track.minX, y: track.minY, width: x - track.minX, height: track.height)
+        fillNode.cornerRadius = track.height / 2
+        fillNode.backgroundColor = disabled ? t.disabled(t.colors.accent) : t.colors.accent
+        thumbNode.frame = Rect(x: x - d / 2, y: b.midY - d / 2, width: d, height: d)
+        thumbNode.cornerRadius = d / 2
+        var thumb = disabled ? t.disabled(t.colors.thumb) : t.colors.thumb
+        if s.contains(.highlighted) { thumb = thumb.mixed(with: t.colors.accent, 0.25) }
+        thumbNode.backgroundColor = thumb
+        thumbNode.borderColor = t.colors.border.withAlpha(0.5)
+        thumbNode.borderWidth = 1
+        thumbNode.boxShadow = Shadow(color: Color(white: 0, alpha: 0.25), offset: Point(x: 0, y: 1), blurRadius: 2)
+    }
+
+    /// The fill and thumb take the new theme's colours.
+    open override func effectiveThemeDidChange() {
+        super.effectiveThemeDidChange()
+        placeValueNodes()
+    }
+
+    /// A pill-shaped focus ring; the fill and thumb follow the new size.
     open override func layoutDidFinish() {
         super.layoutDidFinish()
         cornerRadius = bounds.height / 2
+        placeValueNodes()
     }
 }
 

@@ -12,6 +12,8 @@ public final class ControlsBench: BenchScene {
     public static let name = "controls"
     public static let summary = "controls gallery, light and dark: 2 sweeping progress bars, 2 activity indicators; a slider and a progress bar per panel move every frame"
     public static let supportsSync = true
+    /// The spinners and sweeps animate for ever: frames on a real 60 Hz clock.
+    public static let presentsOnRealTimeClock = true
     let gallery: ControlsGalleryNode
 
     public init(stage: BenchStage) throws {
