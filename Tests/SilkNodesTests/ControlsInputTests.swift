@@ -205,3 +205,30 @@ import SilkGeometry
         #expect(spinner.accessibilityStates.contains(.busy) && spinner.accessibilityLabel == "Loading")
     }
 }
+
+@Suite struct AlertAndToastTests {
+    @Test func alertButtonsEnterAndBackChooseTheirActions() {
+        let chosen = Locked<[String]>([])
+        let alert = AlertController(title: "Delete?", message: "Gone for good.", actions: [
+            AlertAction("Cancel", style: .cancel) { chosen.withLock { $0.append("cancel") } },
+            AlertAction("Delete", style: .destructive) { chosen.withLock { $0.append("delete") } },
+            AlertAction("Archive") { chosen.withLock { $0.append("archive") } },
+        ])
+        #expect(alert.alertNode.buttons.count == 3 && alert.alertNode.accessibilityRole == .alert)
+        alert.alertNode.buttons[1].sendActions(for: .primaryActionTriggered)   // a tap or Enter on the button
+        #expect(alert.alertNode.keyDown(KeyInput(key: .enter)))                // Enter: the first default action
+        #expect(alert.handleBack())                                            // Escape: the cancel action
+        #expect(chosen.current == ["delete", "archive", "cancel"])
+        #expect(AlertController(title: "Note", message: "").alertNode.buttons.count == 1)   // no actions: OK
+    }
+
+    @Test func aToastSitsAtTheBottomCentreAndTakesNoTouches() {
+        let screen = node(Rect(x: 0, y: 0, width: 400, height: 300))
+        screen.theme = .dark
+        let toast = ToastNode.show("Saved", in: screen, duration: .nan)
+        #expect(toast.supernode === screen && toast.accessibilityRole == .notification)
+        #expect(abs(toast.frame.midX - 200) <= 1 && toast.frame.maxY <= 260 && toast.frame.minY > 150)
+        #expect(toast.backgroundColor == Theme.dark.colors.text.withAlpha(0.92))
+        #expect(screen.hitTest(Point(x: 200, y: toast.frame.midY)) === screen)
+    }
+}

@@ -72,7 +72,7 @@ extension PipelineTests {
         }
 
         @Test func galleryAtTwiceTheScaleIsSharp() throws {
-            let bitmap = try ControlsScene.render(size: Size(width: 480, height: 720), scale: 2, themes: [.light])
+            let bitmap = try ControlsScene.render(size: Size(width: 480, height: 300), scale: 2, themes: [.light])
             try Golden.verify(bitmap, named: "controls-light@2x", in: Golden.directory())
         }
     }

@@ -26,8 +26,12 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
     let icons: [ImageNode]
     /// Where the line chart and the Lottie animation of issue 17 go once they exist (empty now).
     public let extras = DisplayNode()
+    /// A confirm dialog's card, shown in place (the demo presents it as a modal).
+    public let alert = AlertController(title: "Delete 3 photos?", message: "They are removed from every album.",
+                                       actions: [AlertAction("Cancel", style: .cancel), AlertAction("Delete", style: .destructive)])
 
-    static let captionTexts = ["Switches", "Checkboxes", "Radio group · segmented control", "Sliders", "Progress · activity · stepper"]
+    static let captionTexts = ["Switches", "Checkboxes", "Radio group · segmented control", "Sliders", "Progress · activity · stepper",
+                               "Alert dialog"]
 
     /// A panel showing `theme` (set on the panel, so the controls inherit it).
     public init(theme: Theme) {
@@ -111,6 +115,7 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
             section(2, choices),
             section(3, sliderColumn),
             section(4, progressColumn),
+            section(5, row([alert.alertNode])),
             extras,
         ])
         return InsetLayoutSpec(insets: EdgeInsets(top: 20, left: 24, bottom: 20, right: 24), child: column)
@@ -142,7 +147,7 @@ public final class ControlsGalleryNode: DisplayNode, @unchecked Sendable {
 /// `silk snapshot controls`: the gallery in both themes, the segmented control of each panel
 /// focused (its ring in the theme's colour).
 public enum ControlsScene {
-    public static let defaultSize = Size(width: 960, height: 720)
+    public static let defaultSize = Size(width: 960, height: 900)
 
     public static func render(size: Size, scale: Double, themes: [Theme] = [.light, .dark]) throws -> Bitmap {
         let gallery = ControlsGalleryNode(themes: themes)

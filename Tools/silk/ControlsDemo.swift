@@ -19,7 +19,9 @@ final class ControlsDemoNode: DisplayNode, @unchecked Sendable {
         name = "controls-demo"
         themeLabel.attributedText = AttributedText("Dark theme", attributes: Theme.light.bodyText())
         panel.style.flexGrow = 1
-        automaticallyManagesSubnodes = true
+        // Subnodes added by hand: a container that manages its subnodes would remove the toasts
+        // (they are outside its layout spec).
+        for n in [themeSwitch, themeLabel, panel] as [DisplayNode] { addSubnode(n) }
         themeSwitch.addTarget(for: .valueChanged) { [weak self] c, _ in
             guard let self, let s = c as? SwitchNode else { return }
             let t: Theme = s.isOn ? .dark : .light
@@ -33,8 +35,12 @@ final class ControlsDemoNode: DisplayNode, @unchecked Sendable {
         for (kind, list) in [("switch", panel.switches as [ControlNode]), ("checkbox", panel.checkBoxes), ("slider", panel.sliders),
                              ("stepper", panel.steppers), ("radio", [panel.radioGroup]), ("segmented", [panel.segmented])] {
             for (i, c) in list.enumerated() {
-                c.addTarget(for: .valueChanged) { c, _ in
+                c.addTarget(for: .valueChanged) { [weak self] c, _ in
                     print("controls: \(kind) \(i) \(ControlsDemoNode.describe(c))"); fflush(nil)
+                    // Switches and checkboxes confirm with a toast.
+                    if let self, kind == "switch" || kind == "checkbox" {
+                        ToastNode.show("\(c.accessibilityLabel ?? kind): \(ControlsDemoNode.describe(c))", in: self)
+                    }
                 }
             }
         }
