@@ -62,6 +62,12 @@ open class ThemedControlNode: ControlNode, ThemeObserver, @unchecked Sendable {
         if drawn != key { setNeedsDisplay() }
     }
 
+    /// A control moved into a tree (perhaps one with another theme) checks its appearance.
+    open override func didEnterHierarchy() {
+        super.didEnterHierarchy()
+        effectiveThemeDidChange()
+    }
+
     /// A change of the control's own value or content: redraws (when the appearance changed)
     /// and, with `layout`, relayouts. Any thread.
     public func appearanceDidChange(layout: Bool = false) {
