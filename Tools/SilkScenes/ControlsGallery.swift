@@ -15,6 +15,8 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
     public let radioGroup = RadioGroupNode(options: ["Small", "Medium", "Large"], selectedIndex: 1)
     public let segmented = SegmentedControlNode(options: ["Day", "Week", "Month"], selectedIndex: 0)
     public let disabledSegmented = SegmentedControlNode(options: ["On", "Off"], selectedIndex: 1)
+    /// Opens its list from `dropdown.presentingController` (the demo sets it).
+    public let dropdown = DropdownNode(options: ["Wi-Fi", "Ethernet", "Cellular"], selectedIndex: 1)
     /// Continuous, stepped, disabled.
     public let sliders: [SliderNode]
     public let progress = ProgressBarNode(progress: 0.65)
@@ -30,7 +32,7 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
     public let alert = AlertController(title: "Delete 3 photos?", message: "They are removed from every album.",
                                        actions: [AlertAction("Cancel", style: .cancel), AlertAction("Delete", style: .destructive)])
 
-    static let captionTexts = ["Switches", "Checkboxes", "Radio group · segmented control", "Sliders", "Progress · activity · stepper",
+    static let captionTexts = ["Switches", "Checkboxes", "Radio group · segmented control · dropdown", "Sliders", "Progress · activity · stepper",
                                "Alert dialog"]
 
     /// A panel showing `theme` (set on the panel, so the controls inherit it).
@@ -54,6 +56,7 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
         radioGroup.accessibilityLabel = "Size"
         segmented.accessibilityLabel = "Period"
         disabledSegmented.accessibilityLabel = "Sync"
+        dropdown.accessibilityLabel = "Network"
         progress.accessibilityLabel = "Download"
         indeterminate.accessibilityLabel = "Syncing"
         radioGroup.disabledOptions = [2]
@@ -102,7 +105,7 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
         }
         let header = row([themeIcon, title], spacing: 10)
         let choices = row([radioGroup, StackLayoutSpec(direction: .vertical, spacing: .points(12), alignItems: .start,
-                                                        children: [segmented, disabledSegmented])], spacing: 28)
+                                                        children: [segmented, row([disabledSegmented, dropdown], spacing: 12)])], spacing: 28)
         let sliderColumn = StackLayoutSpec(direction: .vertical, spacing: .points(4), children: [
             row([icons[1], sliders[0]], spacing: 10), row([icons[2], sliders[1]], spacing: 10),
             row([icons[0], sliders[2]], spacing: 10)])
@@ -123,7 +126,7 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
 
     /// Every control of the panel that takes focus, in the gallery's order.
     public var focusableControls: [ControlNode] {
-        switches + checkBoxes + [radioGroup, segmented] + sliders + steppers
+        switches + checkBoxes + [radioGroup, segmented, dropdown] + sliders + steppers
     }
 }
 

@@ -33,7 +33,8 @@ final class ControlsDemoNode: DisplayNode, @unchecked Sendable {
         }
         backgroundColor = Theme.light.colors.background
         for (kind, list) in [("switch", panel.switches as [ControlNode]), ("checkbox", panel.checkBoxes), ("slider", panel.sliders),
-                             ("stepper", panel.steppers), ("radio", [panel.radioGroup]), ("segmented", [panel.segmented])] {
+                             ("stepper", panel.steppers), ("radio", [panel.radioGroup]), ("segmented", [panel.segmented]),
+                             ("dropdown", [panel.dropdown])] {
             for (i, c) in list.enumerated() {
                 c.addTarget(for: .valueChanged) { [weak self] c, _ in
                     print("controls: \(kind) \(i) \(ControlsDemoNode.describe(c))"); fflush(nil)
@@ -68,13 +69,16 @@ final class ControlsDemoNode: DisplayNode, @unchecked Sendable {
 @MainActor
 func startControlsDemo(window: Window) -> (Double) -> Void {
     let demo = ControlsDemoNode()
-    window.setRootNode(demo)
+    // A root controller, so the dropdown's list can be presented (a dialog, or a sheet by touch).
+    let screen = NodeController(node: demo)
+    demo.panel.dropdown.presentingController = screen
+    window.setRootController(RootController(content: screen))
     window.whenDisplayed {
         // Where each control is (window points), for touch tests on a panel.
         let named: [(String, DisplayNode)] = [("theme", demo.themeSwitch)]
             + demo.panel.switches.enumerated().map { ("switch\($0.offset)", $0.element) }
             + demo.panel.checkBoxes.enumerated().map { ("checkbox\($0.offset)", $0.element) }
-            + [("segmented", demo.panel.segmented), ("radio", demo.panel.radioGroup)]
+            + [("segmented", demo.panel.segmented), ("radio", demo.panel.radioGroup), ("dropdown", demo.panel.dropdown)]
             + demo.panel.sliders.enumerated().map { ("slider\($0.offset)", $0.element) }
             + demo.panel.steppers.enumerated().map { ("stepper\($0.offset)", $0.element) }
         let map = named.map { name, n -> String in
