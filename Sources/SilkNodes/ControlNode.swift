@@ -192,6 +192,12 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
         return true
     }
 
+    /// What the control itself does when activated (a touch up inside, Enter, Space, or
+    /// `sendActions(for: .primaryActionTriggered)`), before the targets hear
+    /// `.primaryActionTriggered`: a switch toggles, a checkbox checks. Main thread. Default:
+    /// nothing.
+    open func performPrimaryAction() {}
+
     /// Called after `isEnabled`, `isHighlighted` or `isSelected` changed, on the thread that
     /// changed it, outside the lock. Read `state` for the new state.
     open func stateDidChange() {}
@@ -218,6 +224,7 @@ open class ControlNode: DisplayNode, @unchecked Sendable {
     /// Calls the targets of each of `events`, event by event in declaration order. Call it on the
     /// main thread: targets run on the calling thread, and expect the main one.
     public func sendActions(for events: ControlEvents) {
+        if events.contains(.primaryActionTriggered) { performPrimaryAction() }
         let targets = lock.withLock { _targets }
         for (single, _) in ControlEvents.names where events.contains(single) {
             for t in targets where t.events.contains(single) { t.action(self, single) }

@@ -117,6 +117,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// Identifies the node to accessibility exporters: unique in the process and never reused,
     /// unlike the node's address. Any thread.
     public let accessibilityID: UInt64 = AccessibilityNotifications.idCounter.wrappingAdd(1, ordering: .relaxed).oldValue
+    /// The theme set on this node (nil: inherited); read and written by `Theming.swift` under `lock`.
+    var _themeOverride: Theme?
 
     // MARK: Main-thread state (the pass)
     /// The backing layer; created by the pass when the node is in a window. Main thread only.
@@ -883,7 +885,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
             layer.borderWidth = s.bw
         }
         // Input: keyboard focus is drawn as a border over the node's own (FocusRing.swift).
-        if showsFocusRing { layer.borderColor = FocusRing.color; layer.borderWidth = FocusRing.width }
+        if showsFocusRing { layer.borderColor = focusRingColor; layer.borderWidth = FocusRing.width }
         layer.isOpaque = s.opaque
         // A placeholder image stands in for the contents until they arrive.
         if !hasContents, type(of: self).drawsContent || s.raster {

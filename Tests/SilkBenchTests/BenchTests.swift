@@ -33,7 +33,7 @@ final class TinyMovingScene: BenchScene {
 
     @Test func catalogueListsEveryScene() {
         #expect(BenchCatalog.names == ["layers-scroll", "rainforest-scroll", "feed-scroll", "kiosk-idle", "text-heavy",
-                                       "many-layers", "image-decode", "layout", "startup", "feed-10k", "navigation"])
+                                       "many-layers", "image-decode", "layout", "startup", "feed-10k", "navigation", "controls"])
         // feed-10k takes minutes: only when named.
         #expect(BenchCatalog.defaultRun.map(\.name) == BenchCatalog.names.filter { $0 != "feed-10k" })
         #expect(Feed10kBench.modes == [.async])

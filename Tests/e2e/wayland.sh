@@ -216,6 +216,26 @@ if want kiosknav && start_sway kiosknav 1280 720 1; then
   stop_client; stop_compositor
 fi
 
+echo "== sway: the controls gallery by pointer (switch, theme at run time)"
+# `silk demo controls` prints each control's centre once displayed; virtual-pointer clicks on the
+# first switch and on the theme switch must reach them (their value lines) and change the screen.
+if want controls && start_sway controls 1024 768 1; then
+  run_client controls demo controls --backend wayland
+  if wait_log controls "controls: displayed;" 30; then
+    sleep 1; shoot_grim "$OUT/controls-before.png"
+    at() { grep -o " $1=[0-9]*,[0-9]*" "$OUT/controls-client.log" | head -1 | cut -d= -f2 | tr , ' '; }
+    # shellcheck disable=SC2046
+    XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 "$VPOINTER" click $(at switch0) || log "vpointer click failed"
+    # shellcheck disable=SC2046
+    XDG_RUNTIME_DIR=$RT WAYLAND_DISPLAY=$SOCK timeout 10 "$VPOINTER" click $(at theme) || log "vpointer click failed"
+    if wait_log controls "controls: switch 0 on" 5 && wait_log controls "controls: theme dark" 5 \
+       && wait_match controls-dark shoot_grim "$OUT/controls-before.png" 10 --expect-different; then
+      ok "sway: pointer clicks toggle a switch and switch the theme to dark at run time"
+    else bad "sway: the clicks did not reach the controls or change the screen ($OUT/controls-client.log)"; fi
+  else bad "sway: silk demo controls did not display ($OUT/controls-client.log)"; fi
+  stop_client; stop_compositor
+fi
+
 echo "== sway: the sign-in form (editable text, dead keys, focus, clipboard)"
 # Typed through wtype's virtual keyboard: a name, Tab, an e-mail with a dead-key sequence
 # (dead_acute then e → é, composed by xkbcommon-compose), Tab, a PIN whose letter the form's

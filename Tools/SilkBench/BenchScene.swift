@@ -94,6 +94,10 @@ public protocol BenchScene: AnyObject {
     static var updateInterval: Double { get }
     /// The modes the suite runs: async and sync when `supportsSync`, else async (the default).
     static var modes: [BenchMode] { get }
+    /// True for scenes with endless render-thread animations (a spinner): the headless
+    /// presenter then hands out frame slots on a real 60 Hz clock, since its virtual clock would
+    /// composite animation frames back to back and starve the main thread. Default false.
+    static var presentsOnRealTimeClock: Bool { get }
     /// The warm-up and the longest measured window for `settings` (default: the settings'). A
     /// scene that ends by itself (`isFinished`) gives its cap here.
     static func window(_ settings: BenchSettings) -> (warmup: Double, measured: Double)
@@ -120,6 +124,7 @@ public protocol BenchScene: AnyObject {
 extension BenchScene {
     public static var updateInterval: Double { 1.0 / 60 }
     public static var modes: [BenchMode] { supportsSync ? BenchMode.allCases : [.async] }
+    public static var presentsOnRealTimeClock: Bool { false }
     public static func window(_ settings: BenchSettings) -> (warmup: Double, measured: Double) {
         (settings.warmupSeconds, settings.measuredSeconds)
     }
@@ -203,6 +208,7 @@ public enum BenchCatalog {
         .measurement(StartupBench.self),
         .frames(Feed10kBench.self),
         .frames(NavigationBench.self),
+        .frames(ControlsBench.self),
     ] }
 
     public static var names: [String] { all.map(\.name) }

@@ -43,7 +43,7 @@ public struct FrameRunner {
                                warmupSeconds: window.warmup)
         let scene = try type.init(stage: stage)
         let presenter: any Presenter = try settings.makePresenter?(stage.pixelWidth, stage.pixelHeight, stage.scale)
-            ?? HeadlessPresenter(pixelWidth: stage.pixelWidth, pixelHeight: stage.pixelHeight, scale: stage.scale, clock: .virtual)
+            ?? HeadlessPresenter(pixelWidth: stage.pixelWidth, pixelHeight: stage.pixelHeight, scale: stage.scale, clock: type.presentsOnRealTimeClock ? .realTime : .virtual)
         let render = try RenderThread(presenter: presenter, clearColor: stage.background)
         let reports = ReportBox()
         render.onFrame { reports.append($0) }

@@ -18,6 +18,8 @@ public enum SceneName: String, CaseIterable, Sendable {
     case kiosk
     /// A column of feed cells from a local demo server (`Feed/FeedScene.swift`).
     case feed
+    /// Every standard control in its states, light and dark (`ControlsGallery.swift`).
+    case controls
 
     public var defaultSize: Size {
         switch self {
@@ -28,6 +30,7 @@ public enum SceneName: String, CaseIterable, Sendable {
         case .text: Size(width: 800, height: 900)
         case .kiosk: KioskScene.defaultSize
         case .feed: FeedScene.defaultSize
+        case .controls: ControlsScene.defaultSize
         }
     }
 
@@ -38,6 +41,7 @@ public enum SceneName: String, CaseIterable, Sendable {
         case .card: return try CardScene.render(size: size, scale: scale)
         case .kiosk: return try KioskScene.render(size: size, scale: scale)
         case .feed: return try FeedScene.render(size: size, scale: scale)
+        case .controls: return try ControlsScene.render(size: size, scale: scale)
         case .rainforest: return try RainforestScene.render(size: size, scale: scale)
         case .shapes: return try ShapesScene.render(size: size, scale: scale)
         case .image:

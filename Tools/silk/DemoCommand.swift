@@ -31,6 +31,8 @@ struct DemoCommand: ParsableCommand {
         case feed
         /// Digital signage: animated GIF banners and a multiplex photo wall from a local server.
         case signage
+        /// Every standard control in its states; a switch changes the theme (light, dark).
+        case controls
     }
 
     @Argument(help: "Demo: \(Name.allCases.map(\.rawValue).joined(separator: ", ")).") var name: Name = .rainforest
@@ -161,6 +163,8 @@ struct DemoCommand: ParsableCommand {
             update = startFeedDemo(window: window, app: app)
         case .signage:
             update = startSignageDemo(window: window, app: app)
+        case .controls:
+            update = startControlsDemo(window: window)
         case .input:
             let scene = InputDemoNode()
             window.setRootNode(scene)

@@ -1,0 +1,162 @@
+import Foundation
+import SilkGeometry
+import SilkLayout
+import SilkNodes
+import SilkRaster
+
+/// The controls gallery (`silk snapshot controls`, `silk demo controls`, `silk bench --scene
+/// controls`): every standard control in its states, on a panel per theme.
+public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sendable {
+    public let title = TextNode()
+    public let themeIcon = ImageNode()
+    /// Off, on, on and pressed, disabled off, disabled on.
+    public let switches: [SwitchNode]
+    public let checkBoxes: [CheckBoxNode]
+    public let radioGroup = RadioGroupNode(options: ["Small", "Medium", "Large"], selectedIndex: 1)
+    public let segmented = SegmentedControlNode(options: ["Day", "Week", "Month"], selectedIndex: 0)
+    public let disabledSegmented = SegmentedControlNode(options: ["On", "Off"], selectedIndex: 1)
+    /// Opens its list from `dropdown.presentingController` (the demo sets it).
+    public let dropdown = DropdownNode(options: ["Wi-Fi", "Ethernet", "Cellular"], selectedIndex: 1)
+    /// Continuous, stepped, disabled.
+    public let sliders: [SliderNode]
+    public let progress = ProgressBarNode(progress: 0.65)
+    public let indeterminate = ProgressBarNode(isIndeterminate: true)
+    public let activity = ActivityIndicatorNode()
+    /// Mid-range, at its maximum, disabled.
+    public let steppers: [StepperNode]
+    let captions: [TextNode]
+    let icons: [ImageNode]
+    /// Where the line chart and the Lottie animation of issue 17 go once they exist (empty now).
+    public let extras = DisplayNode()
+    /// A confirm dialog's card, shown in place (the demo presents it as a modal).
+    public let alert = AlertController(title: "Delete 3 photos?", message: "They are removed from every album.",
+                                       actions: [AlertAction("Cancel", style: .cancel), AlertAction("Delete", style: .destructive)])
+
+    static let captionTexts = ["Switches", "Checkboxes", "Radio group · segmented control · dropdown", "Sliders", "Progress · activity · stepper",
+                               "Alert dialog"]
+
+    /// A panel showing `theme` (set on the panel, so the controls inherit it).
+    public init(theme: Theme) {
+        switches = [SwitchNode(), SwitchNode(isOn: true), SwitchNode(isOn: true), SwitchNode(), SwitchNode(isOn: true)]
+        switches[2].isHighlighted = true
+        switches[3].isEnabled = false
+        switches[4].isEnabled = false
+        checkBoxes = [CheckBoxNode(title: "Wi-Fi"), CheckBoxNode(title: "Sound", isChecked: true), CheckBoxNode(title: "All"),
+                      CheckBoxNode(title: "Locked", isChecked: true)]
+        checkBoxes[2].isMixed = true
+        checkBoxes[3].isEnabled = false
+        sliders = [SliderNode(value: 0.4), SliderNode(value: 6, minimum: 0, maximum: 10, step: 1), SliderNode(value: 0.7)]
+        sliders[2].isEnabled = false
+        steppers = [StepperNode(value: 3, minimum: 0, maximum: 10), StepperNode(value: 10, minimum: 0, maximum: 10),
+                    StepperNode(value: 5, minimum: 0, maximum: 10)]
+        steppers[2].isEnabled = false
+        for (s, label) in zip(switches, ["Airplane mode", "Wi-Fi", "Bluetooth", "Location", "Roaming"]) { s.accessibilityLabel = label }
+        for (s, label) in zip(sliders, ["Volume", "Alert level", "Signal"]) { s.accessibilityLabel = label }
+        for s in steppers { s.accessibilityLabel = "Copies" }
+        radioGroup.accessibilityLabel = "Size"
+        segmented.accessibilityLabel = "Period"
+        disabledSegmented.accessibilityLabel = "Sync"
+        dropdown.accessibilityLabel = "Network"
+        progress.accessibilityLabel = "Download"
+        indeterminate.accessibilityLabel = "Syncing"
+        radioGroup.disabledOptions = [2]
+        disabledSegmented.isEnabled = false
+        captions = Self.captionTexts.map { _ in TextNode() }
+        icons = ["wifi", "volume", "bell"].map { name in
+            let n = ImageNode()
+            n.imagePath = Assets.directory?.appendingPathComponent("icons/\(name).svg").path
+            n.contentMode = .aspectFit
+            n.style.width = .points(24); n.style.height = .points(24)
+            return n
+        }
+        super.init()
+        name = "controls-panel"
+        themeIcon.contentMode = .aspectFit
+        themeIcon.style.width = .points(28); themeIcon.style.height = .points(28)
+        for s in sliders { s.style.flexGrow = 1; s.style.flexShrink = 1 }
+        progress.style.flexGrow = 1; progress.style.flexShrink = 1
+        indeterminate.style.flexGrow = 1; indeterminate.style.flexShrink = 1
+        extras.style.height = .points(0)
+        automaticallyManagesSubnodes = true
+        self.theme = theme
+        applyTheme()
+    }
+
+    /// Recolours the panel's own texts and background for the new theme.
+    public func effectiveThemeDidChange() { applyTheme() }
+
+    private func applyTheme() {
+        let t = effectiveTheme
+        backgroundColor = t.colors.background
+        title.attributedText = AttributedText("\(t.name.prefix(1).uppercased() + t.name.dropFirst()) theme", attributes: t.titleText())
+        let dark = t.colors.background.red + t.colors.background.green + t.colors.background.blue < 1.5
+        themeIcon.imagePath = Assets.directory?.appendingPathComponent(dark ? "icons/moon.svg" : "icons/sun.svg").path
+        for (node, text) in zip(captions, Self.captionTexts) {
+            node.attributedText = AttributedText(text.uppercased(), attributes: t.captionText(weight: .semibold))
+        }
+    }
+
+    public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
+        func row(_ children: [any LayoutElement], spacing: Double = 16) -> any LayoutElement {
+            StackLayoutSpec(direction: .horizontal, spacing: .points(spacing), alignItems: .center, children: children)
+        }
+        func section(_ i: Int, _ content: any LayoutElement) -> any LayoutElement {
+            StackLayoutSpec(direction: .vertical, spacing: .points(6), children: [captions[i], content])
+        }
+        let header = row([themeIcon, title], spacing: 10)
+        let choices = row([radioGroup, StackLayoutSpec(direction: .vertical, spacing: .points(12), alignItems: .start,
+                                                        children: [segmented, row([disabledSegmented, dropdown], spacing: 12)])], spacing: 28)
+        let sliderColumn = StackLayoutSpec(direction: .vertical, spacing: .points(4), children: [
+            row([icons[1], sliders[0]], spacing: 10), row([icons[2], sliders[1]], spacing: 10),
+            row([icons[0], sliders[2]], spacing: 10)])
+        let progressColumn = StackLayoutSpec(direction: .vertical, spacing: .points(14), children: [
+            row([progress, activity]), indeterminate, row(steppers.map { $0 as any LayoutElement }, spacing: 10)])
+        let column = StackLayoutSpec(direction: .vertical, spacing: .points(14), children: [
+            header,
+            section(0, row(switches.map { $0 as any LayoutElement })),
+            section(1, row(checkBoxes.map { $0 as any LayoutElement }, spacing: 18)),
+            section(2, choices),
+            section(3, sliderColumn),
+            section(4, progressColumn),
+            section(5, row([alert.alertNode])),
+            extras,
+        ])
+        return InsetLayoutSpec(insets: EdgeInsets(top: 20, left: 24, bottom: 20, right: 24), child: column)
+    }
+
+    /// Every control of the panel that takes focus, in the gallery's order.
+    public var focusableControls: [ControlNode] {
+        switches + checkBoxes + [radioGroup, segmented, dropdown] + sliders + steppers
+    }
+}
+
+/// The gallery: one panel per theme, side by side.
+public final class ControlsGalleryNode: DisplayNode, @unchecked Sendable {
+    public let panels: [ControlsPanelNode]
+
+    public init(themes: [Theme] = [.light, .dark]) {
+        panels = themes.map { ControlsPanelNode(theme: $0) }
+        super.init()
+        name = "controls-gallery"
+        for p in panels { p.style.flexGrow = 1; p.style.flexBasis = .points(0) }
+        automaticallyManagesSubnodes = true
+    }
+
+    public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
+        StackLayoutSpec(direction: .horizontal, alignItems: .stretch, children: panels.map { $0 as any LayoutElement })
+    }
+}
+
+/// `silk snapshot controls`: the gallery in both themes, the segmented control of each panel
+/// focused (its ring in the theme's colour).
+public enum ControlsScene {
+    public static let defaultSize = Size(width: 960, height: 900)
+
+    public static func render(size: Size, scale: Double, themes: [Theme] = [.light, .dark]) throws -> Bitmap {
+        let gallery = ControlsGalleryNode(themes: themes)
+        let dispatchers = gallery.panels.map { InputDispatcher(rootNode: $0) }
+        return try NodeSnapshot.render(gallery, size: size, scale: scale) {
+            for (d, p) in zip(dispatchers, gallery.panels) { d.focus(p.segmented) }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Silk
+import SilkGeometry
+import SilkLayout
+import SilkNodes
+import SilkRaster
+import SilkScenes
+
+/// `silk demo controls`: the controls gallery, operable by touch, pointer and keyboard (Tab
+/// moves the focus), with a switch that changes the theme at run time. Every change prints a
+/// line (`controls: switch 1 on`), for end-to-end tests and for a person trying it on a panel.
+final class ControlsDemoNode: DisplayNode, @unchecked Sendable {
+    let themeSwitch = SwitchNode()
+    let themeLabel = TextNode()
+    let panel = ControlsPanelNode(theme: .light)
+
+    override init() {
+        super.init()
+        name = "controls-demo"
+        themeLabel.attributedText = AttributedText("Dark theme", attributes: Theme.light.bodyText())
+        panel.style.flexGrow = 1
+        // Subnodes added by hand: a container that manages its subnodes would remove the toasts
+        // (they are outside its layout spec).
+        for n in [themeSwitch, themeLabel, panel] as [DisplayNode] { addSubnode(n) }
+        themeSwitch.addTarget(for: .valueChanged) { [weak self] c, _ in
+            guard let self, let s = c as? SwitchNode else { return }
+            let t: Theme = s.isOn ? .dark : .light
+            self.theme = t
+            self.panel.theme = t
+            self.backgroundColor = t.colors.background
+            self.themeLabel.attributedText = AttributedText("Dark theme", attributes: t.bodyText())
+            print("controls: theme \(t.name)"); fflush(nil)
+        }
+        backgroundColor = Theme.light.colors.background
+        for (kind, list) in [("switch", panel.switches as [ControlNode]), ("checkbox", panel.checkBoxes), ("slider", panel.sliders),
+                             ("stepper", panel.steppers), ("radio", [panel.radioGroup]), ("segmented", [panel.segmented]),
+                             ("dropdown", [panel.dropdown])] {
+            for (i, c) in list.enumerated() {
+                c.addTarget(for: .valueChanged) { [weak self] c, _ in
+                    print("controls: \(kind) \(i) \(ControlsDemoNode.describe(c))"); fflush(nil)
+                    // Switches and checkboxes confirm with a toast.
+                    if let self, kind == "switch" || kind == "checkbox" {
+                        ToastNode.show("\(c.accessibilityLabel ?? kind): \(ControlsDemoNode.describe(c))", in: self)
+                    }
+                }
+            }
+        }
+    }
+
+    static func describe(_ c: ControlNode) -> String {
+        switch c {
+        case let s as SwitchNode: s.isOn ? "on" : "off"
+        case let b as CheckBoxNode: b.isChecked ? "checked" : "unchecked"
+        case let s as SliderNode: String(format: "%.2f", s.value)
+        case let s as StepperNode: s.formattedValue
+        case let r as ChoiceControlNode: r.selectedIndex.map { r.options[$0] } ?? "none"
+        default: "changed"
+        }
+    }
+
+    override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
+        let bar = InsetLayoutSpec(insets: EdgeInsets(top: 12, left: 24, bottom: 0, right: 24),
+                                  child: StackLayoutSpec(direction: .horizontal, spacing: 12, alignItems: .center,
+                                                         children: [themeSwitch, themeLabel]))
+        return StackLayoutSpec(direction: .vertical, children: [bar, panel])
+    }
+}
+
+@MainActor
+func startControlsDemo(window: Window) -> (Double) -> Void {
+    let demo = ControlsDemoNode()
+    // A root controller, so the dropdown's list can be presented (a dialog, or a sheet by touch).
+    let screen = NodeController(node: demo)
+    demo.panel.dropdown.presentingController = screen
+    window.setRootController(RootController(content: screen))
+    window.whenDisplayed {
+        // Where each control is (window points), for touch tests on a panel.
+        let named: [(String, DisplayNode)] = [("theme", demo.themeSwitch)]
+            + demo.panel.switches.enumerated().map { ("switch\($0.offset)", $0.element) }
+            + demo.panel.checkBoxes.enumerated().map { ("checkbox\($0.offset)", $0.element) }
+            + [("segmented", demo.panel.segmented), ("radio", demo.panel.radioGroup), ("dropdown", demo.panel.dropdown)]
+            + demo.panel.sliders.enumerated().map { ("slider\($0.offset)", $0.element) }
+            + demo.panel.steppers.enumerated().map { ("stepper\($0.offset)", $0.element) }
+        let map = named.map { name, n -> String in
+            let b = n.bounds
+            let c = n.convert(Point(x: b.midX, y: b.midY), to: nil)
+            return "\(name)=\(Int(c.x.rounded())),\(Int(c.y.rounded()))"
+        }
+        print("controls: displayed; \(map.joined(separator: " "))"); fflush(nil)
+    }
+    return { _ in }
+}
