@@ -18,7 +18,11 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   # cairo draws vector paths into Silk's bitmaps; librsvg renders SVG images (through cairo).
   libcairo2-dev librsvg2-dev
   # GIF and WebP decoding, still and animated (CGIF, CWebP; docs/images.md).
-  libgif-dev libwebp-dev)
+  libgif-dev libwebp-dev
+  # Video (SilkVideo, docs/video.md): GStreamer's headers, and the plugins a user installs to play
+  # files: -base (playbin, appsink, videoconvert), -good (VP8/VP9 decode and encode, WebM/Matroska,
+  # MP4 demux, HTTP) — the demo's and benchmark's clips are VP8 made by vp8enc at run time.
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good)
 # Fonts the demo's text scene shows (CJK and colour emoji; Debian 12 ships only DejaVu): wanted
 # by `make demo`, which goes on without them (saying which package would fix the boxes) when it
 # cannot install them.
@@ -34,7 +38,9 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   # a C compiler for Tests/e2e/tools (libpng-dev and libwayland-dev are build packages).
   weston sway cage xwayland grim wtype gcc libc6-dev
   # The benchmark smoke test validates `silk bench --json` against docs/benchmark.schema.json.
-  python3-jsonschema)
+  python3-jsonschema
+  # The video tests make their clips with gst-launch-1.0 (videotestsrc ! vp8enc ! webmmux).
+  gstreamer1.0-tools)
 
 # make bench-peers (not make test): the Qt Quick peer of rainforest-scroll (bench/peers/qtquick-scroll,
 # Qt 6 software scene graph, built with cmake) and the cairo + Pango card (bench/peers/cairo-card).
