@@ -81,6 +81,7 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
         self.uri = uri
         self.loadTimeout = loadTimeout.isFinite && loadTimeout > 0 ? loadTimeout : 15
         self.onEvent = onEvent
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     deinit {
@@ -153,10 +154,17 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
     }
 
     var position: Double? {
-        queue.sync { handle.map { silk_gst_player_position($0.pointer) }.flatMap { $0 >= 0 ? $0 : nil } }
+        onQueue { handle.map { silk_gst_player_position($0.pointer) }.flatMap { $0 >= 0 ? $0 : nil } }
     }
     var duration: Double? {
-        queue.sync { handle.map { silk_gst_player_duration($0.pointer) }.flatMap { $0 >= 0 ? $0 : nil } }
+        onQueue { handle.map { silk_gst_player_duration($0.pointer) }.flatMap { $0 >= 0 ? $0 : nil } }
+    }
+
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Runs `body` on the control queue: at once when already there (a delegate method asking
+    /// for the position), else waiting for it.
+    private func onQueue<T>(_ body: () -> T) -> T {
+        DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) ? body() : queue.sync(execute: body)
     }
 
     /// Frees the pipeline; no frame or event follows. The frame on screen stays until the layer
@@ -302,7 +310,12 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
             stats.sourceWidth = Int(frame.width); stats.sourceHeight = Int(frame.height)
             return first
         }
-        if first { onEvent(.firstFrame(width: Int(frame.width), height: Int(frame.height))) }
+        // Told from the control queue, never from the streaming thread: a delegate that asks for
+        // the position there must not wait for a queue that is waiting for this thread to stop.
+        if first {
+            let (w, h) = (Int(frame.width), Int(frame.height))
+            queue.async { [self] in onEvent(.firstFrame(width: w, height: h)) }
+        }
     }
 
     // MARK: Render thread

@@ -60,8 +60,15 @@ final class Recorder: VideoNodeDelegate, @unchecked Sendable {
     var errors: [VideoError] { lock.withLock { _errors } }
     var ends: Int { lock.withLock { _ends } }
     var loaded: (Int, Int)? { lock.withLock { _loaded } }
-    func videoNode(_ node: VideoNode, didLoadVideoOfWidth width: Int, height: Int) { lock.withLock { _loaded = (width, height) } }
-    func videoNodeDidPlayToEnd(_ node: VideoNode) { lock.withLock { _ends += 1 } }
+    // Both ask the node for times on the control queue they are called on: that must not deadlock.
+    func videoNode(_ node: VideoNode, didLoadVideoOfWidth width: Int, height: Int) {
+        _ = node.duration
+        lock.withLock { _loaded = (width, height) }
+    }
+    func videoNodeDidPlayToEnd(_ node: VideoNode) {
+        _ = node.currentTime
+        lock.withLock { _ends += 1 }
+    }
     func videoNode(_ node: VideoNode, didFailWith error: VideoError) { lock.withLock { _errors.append(error) } }
 }
 
@@ -135,7 +142,7 @@ struct VideoNodeTests {
         let first = try #require(stage.frame())
         #expect(first.width == Clip.width && first.height == Clip.height)
         #expect(matches(first, frame: 0), "frame 0 shows the bars in place")
-        #expect(stage.recorder.loaded?.0 == Clip.width)
+        #expect(wait("the load event", { stage.recorder.loaded?.0 == Clip.width && stage.recorder.loaded?.1 == Clip.height }))
         #expect(stage.node.isPlaying == false && stage.node.videoStatistics?.isPlaying == false, "no autoplay")
         // Paused: seeking to 1 s shows frame 30 (bars moved 60 px left).
         stage.node.seek(to: 1.0)
