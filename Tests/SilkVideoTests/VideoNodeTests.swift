@@ -228,6 +228,58 @@ struct VideoNodeTests {
         try expectFailure(path: nil, url: URL(string: "ftp://example.invalid/v.webm")) { if case .invalidSource = $0 { return true }; return false }
     }
 
+    /// A local HTTP server (Python's http.server on a free port) serving the clips' directory.
+    final class HTTPServer {
+        let process = Process()
+        let stdin = Pipe()
+        let port: Int
+        init?() {
+            let out = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", """
+                import http.server, os, sys, threading
+                os.chdir(sys.argv[1])
+                # Ends with the test process (its stdin pipe closes), even when that one crashes.
+                threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+                class Quiet(http.server.SimpleHTTPRequestHandler):
+                    def log_message(self, *args): pass
+                s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+                print(s.server_address[1], flush=True)
+                s.serve_forever()
+                """, Clip.directory]
+            process.standardOutput = out
+            process.standardInput = stdin
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return nil }
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            guard let p = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                process.terminate(); return nil
+            }
+            port = p
+        }
+        // SIGKILL, no wait: Foundation reaps the child (its waitUntilExit hung here once).
+        deinit { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    @Test func playsOverHTTPAndAMissingURLIsAnError() throws {
+        let clip = try #require(Clip.make(frames: 60, name: "two-seconds.webm"))
+        let server = try #require(HTTPServer(), "python3's http.server did not start")
+        let stage = Stage(path: nil)
+        stage.node.url = URL(string: "http://127.0.0.1:\(server.port)/\((clip as NSString).lastPathComponent)")
+        stage.setVisible(true)
+        #expect(wait("the first frame over HTTP", { stage.frame().map { matches($0, frame: 0) } ?? false }))
+        #expect(stage.recorder.errors.isEmpty)
+        try expectFailure(path: nil, url: URL(string: "http://127.0.0.1:\(server.port)/no-such-clip.webm")) {
+            if case let .unreadable(m) = $0 { return m.lowercased().contains("not found") }
+            return false
+        }
+    }
+
     @Test func aMissingDecoderIsAMissingPluginEvent() throws {
         let clip = try #require(Clip.make(frames: 30, name: "one-second.webm"))
         // As on a system without the VP8 decoders: decodebin may not choose them.

@@ -22,6 +22,7 @@ public final class MediaBench: BenchScene {
     let warmup: Double
     private var startStatistics: VideoNode.Statistics?
     private var measuringStarted = false
+    private var videoLine: String?
 
     /// Where the benchmark's clip is kept (made once per machine).
     static var clipPath: String { NSTemporaryDirectory() + "silk-bench-media-1280x720-30fps-v1.webm" }
@@ -83,10 +84,13 @@ public final class MediaBench: BenchScene {
         result.videoFramesDecoded = end.decodedFrames - (start?.decodedFrames ?? 0)
         result.videoFramesShown = end.shownFrames - (start?.shownFrames ?? 0)
         result.videoFramesDropped = end.droppedFrames - (start?.droppedFrames ?? 0)
+        videoLine = "media: video \(end.sourceWidth)×\(end.sourceHeight), measured window: \(result.videoFramesDecoded ?? 0) frames decoded, "
+            + "\(result.videoFramesShown ?? 0) shown, \(result.videoFramesDropped ?? 0) dropped"
     }
 
     public var notes: [String] {
         var n = ["media: clip \(Self.clipPath)"]
+        if let videoLine { n.append(videoLine) }
         if let e = video.lastVideoError { n.append("media: video failed: \(e)") }
         return n
     }
