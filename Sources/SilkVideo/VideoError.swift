@@ -1,5 +1,5 @@
 /// Why a ``VideoNode`` cannot show its video; the node shows its poster instead. Reported to
-/// ``VideoNodeDelegate/videoNode(_:didFailWith:)`` and kept as ``VideoNode/lastError``.
+/// ``VideoNodeDelegate/videoNode(_:didFailWith:)`` and kept as ``VideoNode/lastVideoError``.
 public enum VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL is neither a file nor http(s), or names no file.
     case invalidSource(String)

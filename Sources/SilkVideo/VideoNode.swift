@@ -30,7 +30,7 @@ extension VideoNodeDelegate {
 
 /// Plays a video file or http(s) stream with GStreamer (Texture's `ASVideoNode`).
 ///
-/// - **Poster.** The node is an ``ImageNode``: its `image`, `imagePath` or `imageData` is the
+/// - **Poster.** The node is an `ImageNode` (SilkNodes): its `image`, `imagePath` or `imageData` is the
 ///   poster, shown until the first frame and again after an error. `contentMode` fits both the
 ///   poster and the video (`.aspectFit` letterboxes, `.aspectFill` crops; default `.aspectFit`).
 /// - **Frames** come from GStreamer's appsink on its streaming thread, are scaled there to the
@@ -40,7 +40,7 @@ extension VideoNodeDelegate {
 ///   decoded, paused), plays while the node is visible and ``isPlaying``, pauses when it leaves
 ///   the visible range, and is freed when it leaves the preload range.
 /// - **Errors** (end of stream, damaged files, missing plugins, unreadable files) go to the
-///   ``delegate`` and ``lastError``; the node shows its poster and the app runs on.
+///   ``delegate`` and ``lastVideoError``; the node shows its poster and the app runs on.
 ///
 /// Thread safety: properties any thread; `play()`, `pause()`, `seek(to:)` and the interface-state
 /// hooks on the main thread.
