@@ -346,8 +346,8 @@ enum GStreamerRegistry {
 public enum VideoTestClip {
     /// Writes (or reuses) a clip of `frames` frames at `width` × `height` and `fps` showing
     /// `pattern` (a videotestsrc pattern name: "smpte", "ball", "pinwheel" …) to `path`. A file
-    /// already there is reused only if this function wrote it before (same name); the clip is
-    /// written to a temporary file and renamed, so a partial clip is never left behind.
+    /// already at `path` is reused as it is (callers name their clips by their parameters); the
+    /// clip is written to `path.partial-PID` and renamed, so `path` never holds a partial clip.
     public static func make(path: String, width: Int, height: Int, fps: Int, frames: Int,
                             pattern: String = "smpte") throws(VideoError) {
         guard (16...4096).contains(width), (16...4096).contains(height), (1...120).contains(fps), (1...100_000).contains(frames),
