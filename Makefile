@@ -130,7 +130,7 @@ e2e-wayland:
 ## graphs), when the getting-started article's code is not the hello example's main.swift, and on
 ## any DocC warning, such as a ``link`` to a symbol that does not exist.
 ## Browse it with `docc preview` or serve the archive with any static file server.
-DOC_TARGETS := Silk SilkGeometry SilkInput SilkLayout SilkNodes SilkRaster SilkRender SilkRunLoop SilkNetworkImage SilkAccessibility
+DOC_TARGETS := Silk SilkGeometry SilkInput SilkLayout SilkNodes SilkRaster SilkRender SilkRunLoop SilkNetworkImage SilkAccessibility SilkVideo
 docs:
 	@scripts/check-doc-coverage.py
 	@scripts/check-getting-started.sh

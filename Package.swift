@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "SilkWayland", targets: ["SilkWayland"]),
         .library(name: "SilkKMS", targets: ["SilkKMS"]),
         .library(name: "SilkNetworkImage", targets: ["SilkNetworkImage"]),
+        .library(name: "SilkVideo", targets: ["SilkVideo"]),
         .library(name: "Silk", targets: ["Silk"]),
         // Tools/ (the CLI, benchmark, demo scenes, demo server, corpus evaluator) are not
         // library products: an app never links them.
@@ -74,6 +75,12 @@ let package = Package(
         systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
         // Lottie animations (LottieAnimation, ImageNode) render with rlottie.
         systemLibrary("CRlottie", pkgConfig: "rlottie", apt: ["librlottie-dev"]),
+        // Video (SilkVideo's VideoNode): GStreamer's playbin and appsink; the pipeline glue is C
+        // (GLib's variadic setters, GStreamer's macros) in CSilkGStreamer.
+        systemLibrary("CGStreamer", pkgConfig: "gstreamer-app-1.0",
+                      apt: ["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"]),
+        .target(name: "CSilkGStreamer", dependencies: ["CGStreamer"], path: "Sources/CBindings/CSilkGStreamer",
+                linkerSettings: [.linkedLibrary("gstpbutils-1.0"), .linkedLibrary("gstvideo-1.0")]),
 
         // MARK: Swift layers
         // The base of the stack (Glibc only): the package's one lock type and its `systemCall`.
@@ -121,6 +128,10 @@ let package = Package(
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.
         .target(name: "SilkNetworkImage", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkNodes", "CCrypto", logging], swiftSettings: strict),
+        // Video through GStreamer, above the nodes like network images: an app that shows no
+        // video links no GStreamer.
+        .target(name: "SilkVideo", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRender", "SilkNodes", "CSilkGStreamer", logging],
+                swiftSettings: strict),
 
         // MARK: Tools (Tools/): beside the library, never linked by an app
         // The flexbox corpus evaluator (`silk layout`) and the layout benchmark's feed tree.
@@ -137,11 +148,11 @@ let package = Package(
         // The benchmark: scenes, the frame runner, report, table and plot (`silk bench`), the
         // raster and layout micro-benchmarks.
         .target(name: "SilkBench", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkRender",
-                                                  "SilkNodes", "SilkScenes", "SilkDemoServer"],
+                                                  "SilkNodes", "SilkScenes", "SilkDemoServer", "SilkVideo"],
                 path: "Tools/SilkBench", swiftSettings: strict),
         .executableTarget(name: "silk",
                           dependencies: ["Silk", "SilkSystem", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkScenes", "SilkBench",
-                                         "SilkDemoServer", "SilkNetworkImage", "SilkKMS", logging,
+                                         "SilkDemoServer", "SilkNetworkImage", "SilkKMS", "SilkVideo", logging,
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/silk", swiftSettings: strict),
 
@@ -169,6 +180,8 @@ let package = Package(
         .testTarget(name: "SilkRasterTests", dependencies: ["SilkRaster", "SilkScenes", "SilkSystem", "SilkTestSupport"],
                     resources: [.copy("Golden"), .copy("Inputs")], swiftSettings: strict),
 
+        .testTarget(name: "SilkVideoTests", dependencies: ["SilkVideo", "SilkNodes", "SilkRender", "SilkRaster", "SilkSystem"],
+                    swiftSettings: strict),
         .testTarget(name: "SilkBenchTests", dependencies: ["SilkBench", "SilkRender", "SilkRaster", "SilkGeometry"],
                     swiftSettings: strict),
 

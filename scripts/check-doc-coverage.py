@@ -47,7 +47,7 @@ import subprocess
 import sys
 
 MODULES = ["Silk", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkInput", "SilkNodes",
-           "SilkRender", "SilkRunLoop", "SilkNetworkImage", "SilkAccessibility"]
+           "SilkRender", "SilkRunLoop", "SilkNetworkImage", "SilkAccessibility", "SilkVideo"]
 
 # member name -> the standard-library protocols that fix its meaning
 OBVIOUS_MEMBERS = {

@@ -22,7 +22,11 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   # libdbus (CDBus): the AT-SPI2 accessibility bridge (SilkAccessibility, docs/accessibility.md).
   libdbus-1-dev
   # rlottie renders Lottie animations (CRlottie; docs/drawing.md).
-  librlottie-dev)
+  librlottie-dev
+  # Video (SilkVideo, docs/video.md): GStreamer's headers, and the plugins a user installs to play
+  # files: -base (playbin, appsink, videoconvert), -good (VP8/VP9 decode and encode, WebM/Matroska,
+  # MP4 demux, HTTP) — the demo's and benchmark's clips are VP8 made by vp8enc at run time.
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-plugins-good)
 # Fonts the demo's text scene shows (CJK and colour emoji; Debian 12 ships only DejaVu): wanted
 # by `make demo`, which goes on without them (saying which package would fix the boxes) when it
 # cannot install them.
@@ -44,7 +48,9 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   at-spi2-core dbus-bin dbus-daemon python3-pyatspi
   # Talk-back's end-to-end test: espeak-ng (loaded at run time) and its voices, sox to measure
   # the speech it writes.
-  libespeak-ng1 espeak-ng-data sox)
+  libespeak-ng1 espeak-ng-data sox
+  # The video tests make their clips with gst-launch-1.0 (videotestsrc ! vp8enc ! webmmux).
+  gstreamer1.0-tools)
 
 # make bench-peers (not make test): the Qt Quick peer of rainforest-scroll (bench/peers/qtquick-scroll,
 # Qt 6 software scene graph, built with cmake) and the cairo + Pango card (bench/peers/cairo-card).

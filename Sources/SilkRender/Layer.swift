@@ -98,6 +98,10 @@ public final class Layer: CustomStringConvertible {
     /// Frames chosen by the render thread at each frame's time (an animated image); while it
     /// answers nil, ``contents`` shows. Main thread, like every layer property.
     public var contentsSource: (any LayerContentsSource)? { didSet { if contentsSource !== oldValue { invalidate() } } }
+    /// Makes the next commit reach the render thread even though no property changed, so it asks
+    /// ``contentsSource`` again: a source that stopped animating (a paused video) and will have a
+    /// new frame soon (it was seeked) calls this. Main thread.
+    public func setNeedsContentsSourceFrame() { invalidate() }
 
     /// The child layers, back to front.
     public private(set) var sublayers: [Layer] = []

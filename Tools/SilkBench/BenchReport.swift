@@ -68,6 +68,11 @@ public struct ModeResult: Codable, Sendable {
     public var postsLoaded: Int? = nil
     /// Photos that arrived (decoded and shown) during the mode.
     public var photosShown: Int? = nil
+    // The media scene's video (measured window): frames decoded and scaled on GStreamer's
+    // streaming thread, shown by the render thread, and decoded but replaced before being shown.
+    public var videoFramesDecoded: Int? = nil
+    public var videoFramesShown: Int? = nil
+    public var videoFramesDropped: Int? = nil
     // Memory scenes (feed-10k); MiB of resident memory (VmRSS):
     /// At the start of the scene (after building it), after its warm-up (the first
     /// `warmupItems` posts scrolled past), and at its end.

@@ -209,12 +209,13 @@ public enum BenchCatalog {
         .frames(Feed10kBench.self),
         .frames(NavigationBench.self),
         .frames(ControlsBench.self),
+        .frames(MediaBench.self),
     ] }
 
     public static var names: [String] { all.map(\.name) }
 
     /// Scenes that run only when named (`--scene`): too long for the default run.
-    public static let optIn: Set<String> = [Feed10kBench.name]
+    public static let optIn: Set<String> = [Feed10kBench.name, MediaBench.name]
     /// What `silk bench` runs without `--scene`: every scene but the opt-in ones.
     public static var defaultRun: [Entry] { all.filter { !optIn.contains($0.name) } }
 }

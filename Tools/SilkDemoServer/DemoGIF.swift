@@ -5,7 +5,9 @@ import Foundation
 /// with 9-bit LZW codes and a clear code every 250 pixels — valid GIF, no compression to speak of,
 /// deterministic, no library needed.
 public enum DemoGIF {
-    static func make(id: Int, width: Int, height: Int, frames: Int, delayCentiseconds: Int, loop: Int) -> Data {
+    /// The GIF for `id` (its tint): `frames` frames of `delayCentiseconds` each, looping `loop` times
+    /// (0: for ever).
+    public static func make(id: Int, width: Int, height: Int, frames: Int, delayCentiseconds: Int, loop: Int) -> Data {
         let palette: [UInt32] = [0x1B2A41, 0xF2C14E, 0xF78154, 0x4D9078, 0xB4436C, 0x5FAD56, 0xFFFFFF, 0x000000]
         var d = Array("GIF89a".utf8) + le16(width) + le16(height) + [0xF7, 0, 0]
         for i in 0..<256 {

@@ -5,13 +5,14 @@ import SilkGeometry
 import SilkNetworkImage
 import SilkNodes
 import SilkRender
+import SilkVideo
 
 /// `silk demo signage`: a digital-signage screen over a demo HTTP server this process starts — a
 /// banner of two animated GIFs (frames decoded a few ahead, timed by the render thread) above a
-/// 3 × 2 photo wall of `MultiplexImageNode`s that show a small version at once and swap in a
-/// medium and then a large one as the server (which delays each resolution) sends them. Prints
-/// "signage: photo wall at full resolution" once every tile shows its best version and that
-/// frame was presented (end-to-end tests can wait for it). No video yet (issue 18 item 3).
+/// looping video (a `VideoNode`, GStreamer) and a 2 × 2 photo wall of `MultiplexImageNode`s that
+/// show a small version at once and swap in a medium and then a large one as the server (which
+/// delays each resolution) sends them. Prints "signage: photo wall at full resolution" once every
+/// tile shows its best version and that frame was presented (end-to-end tests can wait for it).
 @MainActor
 func startSignageDemo(window: Window, app: Application) -> (Double) -> Void {
     let server: DemoServer
@@ -37,7 +38,25 @@ func startSignageDemo(window: Window, app: Application) -> (Double) -> Void {
     let top = bannerHeight + 2 * gap
     let tileWidth = ((size.width - Double(columns + 1) * gap) / Double(columns)).rounded(.down)
     let tileHeight = ((size.height - top - Double(rows) * gap) / Double(rows)).rounded(.down)
-    for k in 0..<(columns * rows) {
+    // The first column is a looping video (made by GStreamer in the background at the first run
+    // and kept in the temporary directory); its poster is a dark tile until the first frame.
+    let video = VideoNode()
+    video.frame = Rect(x: gap, y: top, width: tileWidth, height: tileHeight * 2 + gap)
+    video.contentMode = .aspectFill
+    video.shouldAutorepeat = true
+    video.isMuted = true
+    video.backgroundColor = .black
+    root.addSubnode(video)
+    let clip = NSTemporaryDirectory() + "silk-signage-480x270-30fps-v1.webm"
+    Thread.detachNewThread {
+        do {
+            try VideoTestClip.make(path: clip, width: 480, height: 270, fps: 30, frames: 150, pattern: "smpte")
+            DispatchQueue.main.async { MainActor.assumeIsolated { video.path = clip } }
+        } catch {
+            print("silk: signage video unavailable: \(error)"); fflush(nil)
+        }
+    }
+    for k in 0..<(columns * rows) where k % columns != 0 {
         let tile = MultiplexImageNode(loader: loader)
         tile.frame = Rect(x: gap + Double(k % columns) * (tileWidth + gap), y: top + Double(k / columns) * (tileHeight + gap),
                           width: tileWidth, height: tileHeight)

@@ -1,0 +1,286 @@
+// SilkVideo's GStreamer pipeline (see include/CSilkGStreamer.h). No GLib main loop runs: the bus
+// is read by a sync handler on the posting thread and frames come from appsink's callbacks.
+#include "CSilkGStreamer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+#include <gst/pbutils/pbutils.h>
+
+struct SilkGstPlayer {
+    GstElement *pipeline;
+    GstElement *sink;
+    GstBus *bus;
+    void *context;
+    SilkGstFrameCallback on_frame;
+    SilkGstEventCallback on_event;
+    GMutex lock;
+    /// The last missing-plugin description the pipeline reported (guarded by lock).
+    char missing[512];
+};
+
+typedef struct {
+    GstSample *sample;
+    GstBuffer *buffer;
+    GstMapInfo map;
+} FrameHandle;
+
+static void copy_message(char *out, size_t size, const char *text) {
+    if (out && size) snprintf(out, size, "%s", text ? text : "");
+}
+
+int silk_gst_initialize(char *message, size_t message_size) {
+    static gsize once = 0;
+    static int result = 0;
+    static char reason[512];
+    if (g_once_init_enter(&once)) {
+        GError *error = NULL;
+        if (!gst_init_check(NULL, NULL, &error)) {
+            result = -1;
+            snprintf(reason, sizeof reason, "GStreamer could not start: %s", error ? error->message : "unknown reason");
+            if (error) g_error_free(error);
+        } else {
+            gst_pb_utils_init();
+        }
+        g_once_init_leave(&once, 1);
+    }
+    if (result != 0) copy_message(message, message_size, reason);
+    return result;
+}
+
+static void deliver(SilkGstPlayer *p, GstSample *sample, int preroll) {
+    (void)preroll;
+    if (!sample) return;
+    GstCaps *caps = gst_sample_get_caps(sample);
+    GstBuffer *buffer = gst_sample_get_buffer(sample);
+    GstVideoInfo info;
+    if (!caps || !buffer || !gst_video_info_from_caps(&info, caps)) { gst_sample_unref(sample); return; }
+    FrameHandle *h = g_new0(FrameHandle, 1);
+    h->sample = sample;
+    h->buffer = buffer;
+    if (!gst_buffer_map(buffer, &h->map, GST_MAP_READ)) { gst_sample_unref(sample); g_free(h); return; }
+    if (h->map.size < (gsize)GST_VIDEO_INFO_PLANE_STRIDE(&info, 0) * (gsize)GST_VIDEO_INFO_HEIGHT(&info)) {
+        gst_buffer_unmap(buffer, &h->map); gst_sample_unref(sample); g_free(h); return;
+    }
+    SilkGstFrame frame;
+    frame.data = h->map.data + GST_VIDEO_INFO_PLANE_OFFSET(&info, 0);
+    frame.width = GST_VIDEO_INFO_WIDTH(&info);
+    frame.height = GST_VIDEO_INFO_HEIGHT(&info);
+    frame.stride = GST_VIDEO_INFO_PLANE_STRIDE(&info, 0);
+    GstClockTime pts = GST_BUFFER_PTS(buffer);
+    frame.pts = GST_CLOCK_TIME_IS_VALID(pts) ? (double)pts / GST_SECOND : -1;
+    frame.handle = h;
+    p->on_frame(p->context, frame);
+}
+
+static GstFlowReturn on_new_sample(GstAppSink *sink, gpointer data) {
+    deliver(data, gst_app_sink_pull_sample(sink), 0);
+    return GST_FLOW_OK;
+}
+
+static GstFlowReturn on_new_preroll(GstAppSink *sink, gpointer data) {
+    deliver(data, gst_app_sink_pull_preroll(sink), 1);
+    return GST_FLOW_OK;
+}
+
+static GstBusSyncReply on_bus_message(GstBus *bus, GstMessage *msg, gpointer data) {
+    (void)bus;
+    SilkGstPlayer *p = data;
+    char text[1024];
+    switch (GST_MESSAGE_TYPE(msg)) {
+    case GST_MESSAGE_EOS:
+        p->on_event(p->context, SILK_GST_EVENT_EOS, "end of stream");
+        break;
+    case GST_MESSAGE_ERROR:
+    case GST_MESSAGE_WARNING: {
+        GError *error = NULL;
+        gchar *debug = NULL;
+        int is_error = GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR;
+        if (is_error) gst_message_parse_error(msg, &error, &debug); else gst_message_parse_warning(msg, &error, &debug);
+        int kind = is_error ? SILK_GST_EVENT_ERROR : SILK_GST_EVENT_WARNING;
+        const char *source = GST_MESSAGE_SRC_NAME(msg);
+        g_mutex_lock(&p->lock);
+        char missing[512];
+        snprintf(missing, sizeof missing, "%s", p->missing);
+        g_mutex_unlock(&p->lock);
+        if (is_error && error && ((error->domain == GST_CORE_ERROR && error->code == GST_CORE_ERROR_MISSING_PLUGIN)
+                                  || (error->domain == GST_STREAM_ERROR && error->code == GST_STREAM_ERROR_CODEC_NOT_FOUND))) {
+            kind = SILK_GST_EVENT_MISSING_PLUGIN;
+            if (missing[0]) snprintf(text, sizeof text, "no GStreamer plugin for %s (install the plugin package that provides it, e.g. gstreamer1.0-plugins-good or gstreamer1.0-libav)", missing);
+            else snprintf(text, sizeof text, "%s (%s)", error->message, source ? source : "pipeline");
+        } else if (is_error && error && error->domain == GST_RESOURCE_ERROR) {
+            kind = SILK_GST_EVENT_RESOURCE_ERROR;
+            snprintf(text, sizeof text, "%s (%s)", error->message, source ? source : "pipeline");
+        } else {
+            snprintf(text, sizeof text, "%s (%s)", error ? error->message : "unknown error", source ? source : "pipeline");
+        }
+        if (error) g_error_free(error);
+        g_free(debug);
+        p->on_event(p->context, kind, text);
+        break;
+    }
+    case GST_MESSAGE_ELEMENT:
+        if (gst_is_missing_plugin_message(msg)) {
+            gchar *description = gst_missing_plugin_message_get_description(msg);
+            g_mutex_lock(&p->lock);
+            snprintf(p->missing, sizeof p->missing, "%s", description ? description : "an unknown format");
+            g_mutex_unlock(&p->lock);
+            g_free(description);
+        }
+        break;
+    case GST_MESSAGE_ASYNC_DONE:
+        if (GST_MESSAGE_SRC(msg) == GST_OBJECT(p->pipeline)) p->on_event(p->context, SILK_GST_EVENT_ASYNC_DONE, "");
+        break;
+    default:
+        break;
+    }
+    return GST_BUS_DROP;
+}
+
+SilkGstPlayer *silk_gst_player_new(const char *uri, void *context, SilkGstFrameCallback on_frame,
+                                   SilkGstEventCallback on_event, char *message, size_t message_size) {
+    if (silk_gst_initialize(message, message_size) != 0) return NULL;
+    GstElement *pipeline = gst_element_factory_make("playbin", NULL);
+    if (!pipeline) {
+        copy_message(message, message_size, "GStreamer element 'playbin' is missing (install gstreamer1.0-plugins-base)");
+        return NULL;
+    }
+    GError *error = NULL;
+    GstElement *bin = gst_parse_bin_from_description(
+        "videoconvert ! videoscale ! appsink name=silksink caps=video/x-raw,format=BGRA,pixel-aspect-ratio=1/1", TRUE, &error);
+    if (!bin) {
+        char text[512];
+        snprintf(text, sizeof text, "GStreamer video elements are missing (install gstreamer1.0-plugins-base): %s",
+                 error ? error->message : "unknown reason");
+        copy_message(message, message_size, text);
+        if (error) g_error_free(error);
+        gst_object_unref(pipeline);
+        return NULL;
+    }
+    if (error) g_error_free(error);
+    SilkGstPlayer *p = g_new0(SilkGstPlayer, 1);
+    g_mutex_init(&p->lock);
+    p->pipeline = pipeline;
+    p->context = context;
+    p->on_frame = on_frame;
+    p->on_event = on_event;
+    p->sink = gst_bin_get_by_name(GST_BIN(bin), "silksink");
+    g_object_set(p->sink, "max-buffers", 2, "drop", TRUE, "sync", TRUE, "enable-last-sample", FALSE, NULL);
+    GstAppSinkCallbacks callbacks = { 0 };
+    callbacks.new_sample = on_new_sample;
+    callbacks.new_preroll = on_new_preroll;
+    gst_app_sink_set_callbacks(GST_APP_SINK(p->sink), &callbacks, p, NULL);
+    // Video only through Silk; audio to the default sink. No subtitles overlaid.
+    g_object_set(pipeline, "uri", uri, "video-sink", bin, NULL);
+    p->bus = gst_element_get_bus(pipeline);
+    gst_bus_set_sync_handler(p->bus, on_bus_message, p, NULL);
+    return p;
+}
+
+int silk_gst_player_set_state(SilkGstPlayer *p, int state) {
+    GstState s = state <= 0 ? GST_STATE_NULL : state == 1 ? GST_STATE_READY : state == 2 ? GST_STATE_PAUSED : GST_STATE_PLAYING;
+    return gst_element_set_state(p->pipeline, s) == GST_STATE_CHANGE_FAILURE ? -1 : 0;
+}
+
+int silk_gst_player_seek(SilkGstPlayer *p, double seconds, int accurate) {
+    if (!(seconds >= 0)) seconds = 0;
+    GstSeekFlags flags = GST_SEEK_FLAG_FLUSH | (accurate ? GST_SEEK_FLAG_ACCURATE : GST_SEEK_FLAG_KEY_UNIT);
+    return gst_element_seek_simple(p->pipeline, GST_FORMAT_TIME, flags, (gint64)(seconds * GST_SECOND)) ? 0 : -1;
+}
+
+void silk_gst_player_set_volume(SilkGstPlayer *p, double volume) {
+    g_object_set(p->pipeline, "volume", volume, NULL);
+}
+
+void silk_gst_player_set_mute(SilkGstPlayer *p, int mute) {
+    g_object_set(p->pipeline, "mute", mute ? TRUE : FALSE, NULL);
+}
+
+double silk_gst_player_position(SilkGstPlayer *p) {
+    gint64 t = 0;
+    return gst_element_query_position(p->pipeline, GST_FORMAT_TIME, &t) && t >= 0 ? (double)t / GST_SECOND : -1;
+}
+
+double silk_gst_player_duration(SilkGstPlayer *p) {
+    gint64 t = 0;
+    return gst_element_query_duration(p->pipeline, GST_FORMAT_TIME, &t) && t >= 0 ? (double)t / GST_SECOND : -1;
+}
+
+void silk_gst_player_free(SilkGstPlayer *p) {
+    if (!p) return;
+    gst_element_set_state(p->pipeline, GST_STATE_NULL);
+    gst_bus_set_sync_handler(p->bus, NULL, NULL, NULL);
+    GstAppSinkCallbacks none = { 0 };
+    gst_app_sink_set_callbacks(GST_APP_SINK(p->sink), &none, NULL, NULL);
+    gst_object_unref(p->bus);
+    gst_object_unref(p->sink);
+    gst_object_unref(p->pipeline);
+    g_mutex_clear(&p->lock);
+    g_free(p);
+}
+
+void silk_gst_frame_release(void *handle) {
+    FrameHandle *h = handle;
+    if (!h) return;
+    gst_buffer_unmap(h->buffer, &h->map);
+    gst_sample_unref(h->sample);
+    g_free(h);
+}
+
+char *silk_gst_filename_to_uri(const char *path) {
+    return gst_filename_to_uri(path, NULL);
+}
+
+void silk_gst_free(void *p) { g_free(p); }
+
+int silk_gst_set_feature_rank(const char *name, int rank) {
+    if (silk_gst_initialize(NULL, 0) != 0) return -1;
+    GstPluginFeature *f = gst_registry_lookup_feature(gst_registry_get(), name);
+    if (!f) return -1;
+    gst_plugin_feature_set_rank(f, (guint)rank);
+    gst_object_unref(f);
+    return 0;
+}
+
+int silk_gst_run_pipeline(const char *description, double timeout_seconds, char *message, size_t message_size) {
+    if (silk_gst_initialize(message, message_size) != 0) return -1;
+    GError *error = NULL;
+    GstElement *pipeline = gst_parse_launch(description, &error);
+    if (!pipeline || error) {
+        char text[512];
+        snprintf(text, sizeof text, "%s", error ? error->message : "the pipeline cannot be built");
+        copy_message(message, message_size, text);
+        if (error) g_error_free(error);
+        if (pipeline) gst_object_unref(pipeline);
+        return -1;
+    }
+    int result = 0;
+    if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+        copy_message(message, message_size, "the pipeline cannot start");
+        result = -1;
+    } else {
+        GstBus *bus = gst_element_get_bus(pipeline);
+        GstClockTime timeout = timeout_seconds > 0 ? (GstClockTime)(timeout_seconds * GST_SECOND) : GST_CLOCK_TIME_NONE;
+        GstMessage *msg = gst_bus_timed_pop_filtered(bus, timeout, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+        if (!msg) {
+            copy_message(message, message_size, "the pipeline did not finish in time");
+            result = -1;
+        } else {
+            if (GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR) {
+                GError *e = NULL;
+                gst_message_parse_error(msg, &e, NULL);
+                copy_message(message, message_size, e ? e->message : "pipeline error");
+                if (e) g_error_free(e);
+                result = -1;
+            }
+            gst_message_unref(msg);
+        }
+        gst_object_unref(bus);
+    }
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(pipeline);
+    return result;
+}

@@ -1,0 +1,379 @@
+import CSilkGStreamer
+import Foundation
+import SilkRaster
+import SilkRender
+import SilkSystem
+
+/// One GStreamer pipeline (playbin → appsink) feeding a layer's frames: a ``LayerContentsSource``
+/// whose bitmaps are made on GStreamer's streaming thread, so frames reach the render thread
+/// without the main thread.
+///
+/// - **Frames.** appsink delivers BGRA at the stream's size on its streaming thread, synchronised
+///   to the pipeline clock; the callback scales it (pixman, the node's content mode) into a new
+///   bitmap at the node's pixel size and keeps it as the latest frame. The render thread shows the
+///   latest frame at each frame time; a frame replaced before it was shown counts as dropped.
+/// - **Control.** State changes, seeks and bus events run on the player's serial control queue,
+///   never on the main thread or a streaming thread (a flushing seek from a streaming thread could
+///   deadlock). No GLib main loop: the bus is read by a sync handler that hands each message to
+///   the control queue.
+/// - **Failure.** An error message frees the pipeline and clears the frame, so the layer shows
+///   its own contents (the poster); the app is told through `onEvent`.
+///
+/// Thread safety: state behind `lock`; the pipeline handle only on `queue`.
+final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
+    enum Event: Sendable {
+        case firstFrame(width: Int, height: Int)
+        case playedToEnd
+        case failed(VideoError)
+    }
+
+    struct Statistics: Sendable, Equatable {
+        var decodedFrames = 0
+        var shownFrames = 0
+        var droppedFrames = 0
+        var completedPlays = 0
+        var isPlaying = false
+        var hasEnded = false
+        var sourceWidth = 0
+        var sourceHeight = 0
+    }
+
+    /// Carries the player to GStreamer's callbacks; released only after the pipeline is freed.
+    private final class Box: @unchecked Sendable {
+        weak var player: VideoPlayer?
+    }
+
+    private struct Handle: @unchecked Sendable { let pointer: OpaquePointer; let box: Unmanaged<Box> }
+
+    let uri: String
+    private let onEvent: @Sendable (Event) -> Void
+    private let queue = DispatchQueue(label: "silk.video.control")
+    private let lock = Lock()
+    // The pipeline: only on `queue`.
+    private var handle: Handle?
+    // Guarded by lock:
+    private var latest: Bitmap?
+    private var latestSequence = 0
+    private var shownSequence = 0
+    private var targetWidth = 0
+    private var targetHeight = 0
+    private var contentMode: ContentMode = .aspectFit
+    private var wantsPlaying = false
+    private var visible = false
+    private var loops = false
+    private var ended = false
+    private var failure: VideoError?
+    private var requestedPlaying = false
+    /// A frame is on its way (start or seek): the render thread keeps asking until it shows.
+    private var awaitingFrame = true
+    private var settledSequence: Int?
+    private var prerolled = false
+    private var pendingSeek: Double?
+    private var closed = false
+    private var stats = Statistics()
+    private var volume = 1.0
+    private var muted = false
+
+    /// Seconds the pipeline may take to decode its first frame before it counts as failed.
+    let loadTimeout: Double
+
+    init(uri: String, loadTimeout: Double = 15, onEvent: @escaping @Sendable (Event) -> Void) {
+        self.uri = uri
+        self.loadTimeout = loadTimeout.isFinite && loadTimeout > 0 ? loadTimeout : 15
+        self.onEvent = onEvent
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    }
+
+    deinit {
+        // Freeing waits for the streaming threads; never do it on one (the last reference may
+        // be dropped inside a frame callback), so hand it to another thread.
+        if let h = handle { DispatchQueue.global().async { Self.free(h) } }
+    }
+
+    private static func free(_ h: Handle) {
+        silk_gst_player_free(h.pointer)
+        h.box.release()
+    }
+
+    var statistics: Statistics {
+        lock.withLock { var s = stats; s.isPlaying = requestedPlaying; s.hasEnded = ended; return s }
+    }
+    var error: VideoError? { lock.withLock { failure } }
+
+    // MARK: Controls (any thread; the work runs on the control queue)
+
+    /// Builds the pipeline and prerolls (the first frame arrives); plays if asked and visible.
+    func start(playing: Bool, visible: Bool, loops: Bool, volume: Double, muted: Bool) {
+        lock.withLock {
+            wantsPlaying = playing; self.visible = visible; self.loops = loops
+            self.volume = volume; self.muted = muted
+        }
+        queue.async { [self] in open() }
+    }
+
+    func setPlaying(_ playing: Bool) {
+        let restart = lock.withLock { () -> Bool in
+            wantsPlaying = playing
+            if playing && ended { ended = false; return true }
+            return false
+        }
+        queue.async { [self] in
+            if restart { seekNow(0) }
+            applyState()
+        }
+    }
+
+    func setVisible(_ isVisible: Bool) {
+        lock.withLock { visible = isVisible }
+        queue.async { [self] in applyState() }
+    }
+
+    func setLoops(_ l: Bool) { lock.withLock { loops = l } }
+
+    func setVolume(_ v: Double, muted m: Bool) {
+        lock.withLock { volume = v; muted = m }
+        queue.async { [self] in
+            guard let h = handle else { return }
+            silk_gst_player_set_volume(h.pointer, v)
+            silk_gst_player_set_mute(h.pointer, m ? 1 : 0)
+        }
+    }
+
+    /// Seeks to `seconds` (clamped to ≥ 0; the exact frame, not the keyframe before it).
+    func seek(to seconds: Double) {
+        lock.withLock { ended = false; awaitingFrame = true; settledSequence = nil }
+        queue.async { [self] in
+            if lock.withLock({ prerolled }) { seekNow(seconds) } else { lock.withLock { pendingSeek = seconds } }
+            applyState()
+        }
+    }
+
+    /// The node's pixel size and content mode: later frames are drawn to it.
+    func setTarget(width: Int, height: Int, contentMode mode: ContentMode) {
+        lock.withLock { targetWidth = width; targetHeight = height; contentMode = mode }
+    }
+
+    var position: Double? {
+        onQueue { handle.map { silk_gst_player_position($0.pointer) }.flatMap { $0 >= 0 ? $0 : nil } }
+    }
+    var duration: Double? {
+        onQueue { handle.map { silk_gst_player_duration($0.pointer) }.flatMap { $0 >= 0 ? $0 : nil } }
+    }
+
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Runs `body` on the control queue: at once when already there (a delegate method asking
+    /// for the position), else waiting for it.
+    private func onQueue<T>(_ body: () -> T) -> T {
+        DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) ? body() : queue.sync(execute: body)
+    }
+
+    /// Frees the pipeline; no frame or event follows. The frame on screen stays until the layer
+    /// drops the source.
+    func close() {
+        lock.withLock { closed = true; requestedPlaying = false; awaitingFrame = false }
+        queue.async { [self] in
+            if let h = handle { handle = nil; Self.free(h) }
+        }
+    }
+
+    // MARK: Control queue
+
+    private func open() {
+        guard handle == nil, !lock.withLock({ closed }) else { return }
+        let box = Box()
+        box.player = self
+        let unmanaged = Unmanaged.passRetained(box)
+        var message = [CChar](repeating: 0, count: 512)
+        let pointer = silk_gst_player_new(uri, unmanaged.toOpaque(), { context, frame in
+            let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
+            if let player = box.player { player.receive(frame) } else { silk_gst_frame_release(frame.handle) }
+        }, { context, kind, text in
+            let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
+            box.player?.post(kind: kind, message: text.map { String(cString: $0) } ?? "")
+        }, &message, message.count)
+        guard let pointer else {
+            unmanaged.release()
+            fail(.unavailable(text(message)))
+            return
+        }
+        handle = Handle(pointer: pointer, box: unmanaged)
+        // A stream that neither prerolls nor fails (a stalled server; a damaged file whose demuxer
+        // error GStreamer's decodebin sometimes swallows) must still end in the error event.
+        queue.asyncAfter(deadline: .now() + loadTimeout) { [weak self] in
+            guard let self, self.handle != nil else { return }
+            let started = self.lock.withLock { self.prerolled || self.stats.decodedFrames > 0 }
+            if !started { self.fail(.decodeFailed("no frame could be decoded from \(self.uri) within \(self.loadTimeout) s")) }
+        }
+        let (v, m) = lock.withLock { (volume, muted) }
+        silk_gst_player_set_volume(pointer, v)
+        silk_gst_player_set_mute(pointer, m ? 1 : 0)
+        applyState()
+    }
+
+    private func applyState() {
+        guard let h = handle else { return }
+        let play = lock.withLock { () -> Bool in
+            let p = wantsPlaying && visible && !ended && failure == nil && !closed
+            requestedPlaying = p
+            return p
+        }
+        if silk_gst_player_set_state(h.pointer, play ? 3 : 2) != 0 {
+            fail(.unreadable("the pipeline for \(uri) cannot start"))
+        }
+    }
+
+    private func seekNow(_ seconds: Double) {
+        guard let h = handle else { return }
+        _ = silk_gst_player_seek(h.pointer, seconds.isFinite ? max(0, seconds) : 0, 1)
+    }
+
+    private func fail(_ error: VideoError) {
+        let first = lock.withLock { () -> Bool in
+            guard failure == nil, !closed else { return false }
+            failure = error
+            latest = nil
+            latestSequence += 1
+            requestedPlaying = false
+            awaitingFrame = false
+            return true
+        }
+        if let h = handle { handle = nil; Self.free(h) }
+        if first { onEvent(.failed(error)) }
+    }
+
+    /// A bus message (any GStreamer thread): handled on the control queue.
+    private func post(kind: Int32, message: String) {
+        queue.async { [self] in handle(kind: kind, message: message) }
+    }
+
+    private func handle(kind: Int32, message: String) {
+        guard handle != nil else { return }
+        switch kind {
+        case Int32(SILK_GST_EVENT_ASYNC_DONE.rawValue):
+            let seek = lock.withLock { () -> Double? in
+                prerolled = true
+                settledSequence = latestSequence
+                defer { pendingSeek = nil }
+                return pendingSeek
+            }
+            if let seek { seekNow(seek) }
+        case Int32(SILK_GST_EVENT_EOS.rawValue):
+            let again = lock.withLock { () -> Bool in
+                stats.completedPlays += 1
+                if loops { return true }
+                ended = true
+                awaitingFrame = false
+                return false
+            }
+            if again { seekNow(0) } else { applyState() }
+            onEvent(.playedToEnd)
+        case Int32(SILK_GST_EVENT_MISSING_PLUGIN.rawValue):
+            fail(.missingPlugin(message))
+        case Int32(SILK_GST_EVENT_RESOURCE_ERROR.rawValue):
+            fail(.unreadable(message))
+        case Int32(SILK_GST_EVENT_ERROR.rawValue):
+            fail(.decodeFailed(message))
+        default:
+            break
+        }
+    }
+
+    // MARK: Streaming thread
+
+    private func receive(_ frame: SilkGstFrame) {
+        defer { silk_gst_frame_release(frame.handle) }
+        let (tw, th, mode, done) = lock.withLock { (targetWidth, targetHeight, contentMode, failure != nil || closed) }
+        guard !done, let data = frame.data, frame.width > 0, frame.height > 0 else { return }
+        let bitmap: Bitmap
+        do throws(RasterError) {
+            let source = try Bitmap(wrapping: UnsafeMutableRawPointer(mutating: data), width: Int(frame.width),
+                                    height: Int(frame.height), stride: Int(frame.stride), format: .argb32)
+            if tw > 0, th > 0, tw != source.width || th != source.height {
+                bitmap = try Bitmap(width: tw, height: th)
+                Canvas(bitmap: bitmap).draw(source, in: bitmap.bounds, contentMode: mode, filter: .bilinear)
+            } else {
+                bitmap = try Bitmap(width: source.width, height: source.height)
+                for y in 0..<source.height {
+                    memcpy(bitmap.data + y * bitmap.stride, source.data + y * source.stride, source.width * 4)
+                }
+            }
+        } catch {
+            return
+        }
+        let first = lock.withLock { () -> Bool in
+            guard failure == nil, !closed else { return false }
+            if latest != nil, latestSequence != shownSequence { stats.droppedFrames += 1 }
+            latest = bitmap
+            latestSequence += 1
+            stats.decodedFrames += 1
+            let first = stats.sourceWidth == 0
+            stats.sourceWidth = Int(frame.width); stats.sourceHeight = Int(frame.height)
+            return first
+        }
+        // Told from the control queue, never from the streaming thread: a delegate that asks for
+        // the position there must not wait for a queue that is waiting for this thread to stop.
+        if first {
+            let (w, h) = (Int(frame.width), Int(frame.height))
+            queue.async { [self] in onEvent(.firstFrame(width: w, height: h)) }
+        }
+    }
+
+    // MARK: Render thread
+
+    func contents(at time: Double) -> LayerContentsSample {
+        lock.withLock {
+            if failure != nil { return LayerContentsSample(bitmap: nil, isAnimating: false) }
+            if latestSequence != shownSequence {
+                shownSequence = latestSequence
+                if latest != nil { stats.shownFrames += 1 }
+            }
+            if awaitingFrame, let settled = settledSequence, shownSequence >= settled, latest != nil { awaitingFrame = false }
+            return LayerContentsSample(bitmap: latest, isAnimating: !closed && (requestedPlaying || awaitingFrame))
+        }
+    }
+}
+
+/// Test seam: GStreamer's plugin registry.
+enum GStreamerRegistry {
+    /// Sets a plugin feature's rank (0: decodebin never chooses it); false when there is no such
+    /// feature. Any thread.
+    static func setRank(_ feature: String, _ rank: Int) -> Bool { silk_gst_set_feature_rank(feature, Int32(rank)) == 0 }
+}
+
+/// Test clips made by GStreamer in this process (`videotestsrc` encoded as VP8 in WebM), for
+/// demos and benchmarks that need a video without shipping one. Needs gstreamer1.0-plugins-good
+/// (vp8enc, webmmux). Any thread; it blocks while encoding.
+public enum VideoTestClip {
+    /// Writes (or reuses) a clip of `frames` frames at `width` × `height` and `fps` showing
+    /// `pattern` (a videotestsrc pattern name: "smpte", "ball", "pinwheel" …) to `path`. A file
+    /// already at `path` is reused as it is (callers name their clips by their parameters); the
+    /// clip is written to `path.partial-PID` and renamed, so `path` never holds a partial clip.
+    public static func make(path: String, width: Int, height: Int, fps: Int, frames: Int,
+                            pattern: String = "smpte") throws(VideoError) {
+        guard (16...4096).contains(width), (16...4096).contains(height), (1...120).contains(fps), (1...100_000).contains(frames),
+              pattern.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            throw .invalidSource("a test clip of \(width)×\(height) at \(fps) fps, \(frames) frames, pattern \(pattern)")
+        }
+        if FileManager.default.fileExists(atPath: path) { return }
+        let partial = path + ".partial-\(getpid())"
+        let quoted = partial.replacingOccurrences(of: "\"", with: "\\\"")
+        let description = "videotestsrc num-buffers=\(frames) pattern=\(pattern) horizontal-speed=2 ! "
+            + "video/x-raw,width=\(width),height=\(height),framerate=\(fps)/1 ! "
+            + "vp8enc deadline=1 cpu-used=8 target-bitrate=\(max(200_000, width * height * 2)) ! webmmux ! filesink location=\"\(quoted)\""
+        var message = [CChar](repeating: 0, count: 512)
+        guard silk_gst_run_pipeline(description, 300, &message, message.count) == 0 else {
+            unlink(partial)
+            throw .missingPlugin("cannot encode a test clip (vp8enc and webmmux are in gstreamer1.0-plugins-good): \(text(message))")
+        }
+        guard rename(partial, path) == 0 else {
+            unlink(partial)
+            throw .unreadable("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// The NUL-terminated text in a C message buffer.
+func text(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+

@@ -1,0 +1,297 @@
+import Foundation
+import Testing
+import SilkGeometry
+import SilkNodes
+import SilkRaster
+import SilkRender
+import SilkSystem
+@testable import SilkVideo
+
+/// Clips made at test time by GStreamer itself: `videotestsrc pattern=smpte horizontal-speed=2`
+/// (seven bars 16 px wide, moving 2 px left per frame) encoded as VP8 in WebM, so frame n has a
+/// known colour at known pixels.
+enum Clip {
+    static let width = 112, height = 64, fps = 30
+    /// The seven bars left to right (RGB).
+    static let bars: [(Int, Int, Int)] = [(255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0), (255, 0, 255), (255, 0, 0), (0, 0, 255)]
+    static let directory: String = {
+        let d = NSTemporaryDirectory() + "silk-video-tests-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    /// Why clips cannot be made here (nil: they can).
+    static let unavailableReason: String? = {
+        let tool = "/usr/bin/gst-launch-1.0"
+        guard FileManager.default.isExecutableFile(atPath: tool) else {
+            return "gst-launch-1.0 is missing (install gstreamer1.0-tools; make test does)"
+        }
+        return make(frames: 1, name: "probe.webm") == nil ? "gst-launch-1.0 cannot encode VP8/WebM (install gstreamer1.0-plugins-good)" : nil
+    }()
+
+    /// Encodes `frames` frames; the file's path, or nil when GStreamer failed.
+    static func make(frames: Int, name: String) -> String? {
+        let path = directory + "/" + name
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        p.arguments = ["-q", "videotestsrc", "num-buffers=\(frames)", "pattern=smpte", "horizontal-speed=2", "!",
+                       "video/x-raw,width=\(width),height=\(height),framerate=\(fps)/1", "!",
+                       "vp8enc", "deadline=1", "target-bitrate=2000000", "!", "webmmux", "!", "filesink", "location=\(path)"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { return nil }
+        p.waitUntilExit()
+        return p.terminationStatus == 0 && FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
+    /// The bar colour at pixel x of frame n.
+    static func expected(x: Int, frame n: Int) -> (Int, Int, Int) {
+        bars[((x + 2 * n) % width) / 16]
+    }
+}
+
+/// Records a video node's delegate events (the control queue calls it).
+final class Recorder: VideoNodeDelegate, @unchecked Sendable {
+    private let lock = Lock()
+    private var _errors: [VideoError] = []
+    private var _ends = 0
+    private var _loaded: (Int, Int)?
+    var errors: [VideoError] { lock.withLock { _errors } }
+    var ends: Int { lock.withLock { _ends } }
+    var loaded: (Int, Int)? { lock.withLock { _loaded } }
+    // Both ask the node for times on the control queue they are called on: that must not deadlock.
+    func videoNode(_ node: VideoNode, didLoadVideoOfWidth width: Int, height: Int) {
+        _ = node.duration
+        lock.withLock { _loaded = (width, height) }
+    }
+    func videoNodeDidPlayToEnd(_ node: VideoNode) {
+        _ = node.currentTime
+        lock.withLock { _ends += 1 }
+    }
+    func videoNode(_ node: VideoNode, didFailWith error: VideoError) { lock.withLock { _errors.append(error) } }
+}
+
+@Suite(.serialized, .enabled(if: Clip.unavailableReason == nil, "\(Clip.unavailableReason ?? "")"))
+struct VideoNodeTests {
+    /// A video node laid out at the clip's size in a node pass (main-thread work on this thread),
+    /// in the preload, display and visible ranges.
+    final class Stage {
+        let host = Layer()
+        let pass: NodePass
+        let node = VideoNode()
+        let recorder = Recorder()
+        init(path: String?, autoplay: Bool = false, repeats: Bool = false, poster: Bitmap? = nil) {
+            NodePass.adoptCurrentThreadAsPassThread()
+            let root = DisplayNode()
+            node.frame = Rect(x: 0, y: 0, width: Double(Clip.width), height: Double(Clip.height))
+            node.shouldAutoplay = autoplay
+            node.shouldAutorepeat = repeats
+            node.delegate = recorder
+            node.image = poster
+            root.addSubnode(node)
+            let size = Size(width: Double(Clip.width), height: Double(Clip.height))
+            host.frame = Rect(size: size)
+            pass = NodePass(rootNode: root, hostLayer: host, size: size, scale: 1)
+            _ = pass.run(); pass.committer.commit()
+            node.path = path
+        }
+        func iterate() { _ = pass.run(); pass.committer.commit() }
+        /// The render thread's view at frame time t: the source's frame, else the layer's contents.
+        func shown(at t: Double = 0) -> Bitmap? {
+            let sample = node.layer?.contentsSource?.contents(at: t)
+            return sample?.bitmap ?? node.layer?.contents
+        }
+        func frame(at t: Double = 0) -> Bitmap? { node.layer?.contentsSource?.contents(at: t).bitmap }
+        func setVisible(_ visible: Bool) {
+            NodePass.adoptCurrentThreadAsPassThread()
+            node.setInterfaceState(visible ? [.preload, .display, .visible, .measureLayout] : [.preload, .display, .measureLayout])
+        }
+    }
+
+    func wait(_ what: String, seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !condition() {
+            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return false }
+            usleep(2000)
+        }
+        return true
+    }
+
+    /// Whether `bitmap` shows frame n's bars (colour tolerance for VP8's lossy 4:2:0 coding).
+    func matches(_ bitmap: Bitmap, frame n: Int) -> Bool {
+        for bar in 0..<7 {
+            let x = bar * 16 + 8, y = Clip.height / 4
+            // Skip samples near a bar edge in the moved pattern.
+            if (x + 2 * n) % 16 < 4 || (x + 2 * n) % 16 > 12 { continue }
+            let p = bitmap.argb32(x: x, y: y)
+            let (r, g, b) = (Int(p >> 16 & 0xff), Int(p >> 8 & 0xff), Int(p & 0xff))
+            let e = Clip.expected(x: x, frame: n)
+            if abs(r - e.0) > 48 || abs(g - e.1) > 48 || abs(b - e.2) > 48 { return false }
+        }
+        return true
+    }
+
+    @Test func theFirstFrameReplacesThePosterAndASeekShowsFrameN() throws {
+        let clip = try #require(Clip.make(frames: 60, name: "two-seconds.webm"))
+        let poster = try Bitmap(width: Clip.width, height: Clip.height)
+        Canvas(bitmap: poster).fill(poster.bounds, with: .color(.black))
+        let stage = Stage(path: clip, poster: poster)
+        stage.setVisible(true)
+        #expect(wait("the first frame", { stage.node.videoStatistics?.decodedFrames ?? 0 > 0 }))
+        let first = try #require(stage.frame())
+        #expect(first.width == Clip.width && first.height == Clip.height)
+        #expect(matches(first, frame: 0), "frame 0 shows the bars in place")
+        #expect(wait("the load event", { stage.recorder.loaded?.0 == Clip.width && stage.recorder.loaded?.1 == Clip.height }))
+        #expect(stage.node.isPlaying == false && stage.node.videoStatistics?.isPlaying == false, "no autoplay")
+        // Paused: seeking to 1 s shows frame 30 (bars moved 60 px left).
+        stage.node.seek(to: 1.0)
+        #expect(wait("frame 30", { stage.frame().map { matches($0, frame: 30) } ?? false }))
+        #expect(!matches(try #require(stage.frame()), frame: 0))
+        #expect(abs((stage.node.duration ?? 0) - 2.0) < 0.1, "duration \(String(describing: stage.node.duration))")
+    }
+
+    @Test func playsToTheEndAndRepeats() throws {
+        let clip = try #require(Clip.make(frames: 12, name: "short.webm"))
+        let once = Stage(path: clip, autoplay: true)
+        once.setVisible(true)
+        #expect(wait("the end", { once.recorder.ends == 1 }))
+        let s = try #require(once.node.videoStatistics)
+        #expect(s.hasEnded && !s.isPlaying && s.decodedFrames >= 6, "\(s)")
+        #expect(once.frame().map { matches($0, frame: 11) } ?? false, "the last frame stays")
+        // play() after the end starts again from the beginning.
+        once.node.play()
+        #expect(wait("a second pass", { once.recorder.ends == 2 }))
+
+        let looping = Stage(path: clip, autoplay: true, repeats: true)
+        looping.setVisible(true)
+        #expect(wait("three passes", { looping.recorder.ends >= 3 }))
+        #expect(looping.node.videoStatistics?.hasEnded == false)
+        #expect(looping.recorder.errors.isEmpty)
+    }
+
+    @Test func pauseAndLeavingTheVisibleRangeStopDecoding() throws {
+        let clip = try #require(Clip.make(frames: 60, name: "two-seconds.webm"))
+        let stage = Stage(path: clip, autoplay: true)
+        stage.setVisible(true)
+        #expect(wait("playing", { stage.node.videoStatistics?.decodedFrames ?? 0 > 5 }))
+        // Off screen: paused, no frames decoded.
+        stage.setVisible(false)
+        usleep(150_000)
+        let hidden = try #require(stage.node.videoStatistics)
+        #expect(!hidden.isPlaying)
+        usleep(300_000)
+        #expect(stage.node.videoStatistics?.decodedFrames == hidden.decodedFrames, "no decoding while hidden")
+        #expect(stage.node.layer?.contentsSource?.contents(at: 1).isAnimating == false, "the render thread may sleep")
+        // Back on screen: it plays on.
+        stage.setVisible(true)
+        #expect(wait("playing again", { stage.node.videoStatistics?.decodedFrames ?? 0 > hidden.decodedFrames + 3 }))
+        // pause() while visible stops too.
+        stage.node.pause()
+        usleep(150_000)
+        let paused = try #require(stage.node.videoStatistics)
+        usleep(300_000)
+        #expect(stage.node.videoStatistics?.decodedFrames == paused.decodedFrames && !paused.isPlaying)
+        // Leaving the preload range frees the pipeline; the poster (none here) shows.
+        NodePass.adoptCurrentThreadAsPassThread()
+        stage.node.setInterfaceState([])
+        #expect(stage.node.videoStatistics == nil && stage.node.layer?.contentsSource == nil)
+    }
+
+    /// The error event names what failed; the poster stays; nothing crashes.
+    func expectFailure(path: String?, url: URL? = nil, _ check: (VideoError) -> Bool) throws {
+        let poster = try Bitmap(width: Clip.width, height: Clip.height)
+        Canvas(bitmap: poster).fill(poster.bounds, with: .color(.green))
+        let stage = Stage(path: nil, autoplay: true, poster: poster)
+        stage.node.loadTimeout = 3
+        if let url { stage.node.url = url } else { stage.node.path = path }
+        stage.setVisible(true)
+        #expect(wait("the error event", { !stage.recorder.errors.isEmpty }))
+        let error = try #require(stage.recorder.errors.first)
+        #expect(check(error), "\(error)")
+        #expect(stage.node.lastVideoError == error)
+        #expect(stage.frame() == nil, "no video frame after the error")
+        #expect(wait("the poster", { stage.iterate(); return stage.shown()?.argb32(x: 5, y: 5) == Color.green.premultipliedARGB32 }))
+    }
+
+    @Test func truncatedGarbageAndMissingFilesGiveTheErrorEvent() throws {
+        let clip = try #require(Clip.make(frames: 30, name: "one-second.webm"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: clip))
+        let truncated = Clip.directory + "/truncated.webm"
+        try bytes.prefix(200).write(to: URL(fileURLWithPath: truncated))
+        try expectFailure(path: truncated) { if case .decodeFailed = $0 { return true }; if case .missingPlugin = $0 { return true }; return false }
+        let garbage = Clip.directory + "/garbage.webm"
+        var rng = SplitMix64(seed: 18)
+        try Data((0..<20_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }).write(to: URL(fileURLWithPath: garbage))
+        try expectFailure(path: garbage) { if case .decodeFailed = $0 { return true }; if case .missingPlugin = $0 { return true }; return false }
+        try expectFailure(path: Clip.directory + "/no-such-video.webm") { if case .unreadable = $0 { return true }; return false }
+        try expectFailure(path: nil, url: URL(string: "ftp://example.invalid/v.webm")) { if case .invalidSource = $0 { return true }; return false }
+    }
+
+    /// A local HTTP server (Python's http.server on a free port) serving the clips' directory.
+    final class HTTPServer {
+        let process = Process()
+        let stdin = Pipe()
+        let port: Int
+        init?() {
+            let out = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", """
+                import http.server, os, sys, threading
+                os.chdir(sys.argv[1])
+                # Ends with the test process (its stdin pipe closes), even when that one crashes.
+                threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+                class Quiet(http.server.SimpleHTTPRequestHandler):
+                    def log_message(self, *args): pass
+                s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+                print(s.server_address[1], flush=True)
+                s.serve_forever()
+                """, Clip.directory]
+            process.standardOutput = out
+            process.standardInput = stdin
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return nil }
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            guard let p = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                process.terminate(); return nil
+            }
+            port = p
+        }
+        // SIGKILL, no wait: Foundation reaps the child (its waitUntilExit hung here once).
+        deinit { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    @Test func playsOverHTTPAndAMissingURLIsAnError() throws {
+        let clip = try #require(Clip.make(frames: 60, name: "two-seconds.webm"))
+        let server = try #require(HTTPServer(), "python3's http.server did not start")
+        let stage = Stage(path: nil)
+        stage.node.url = URL(string: "http://127.0.0.1:\(server.port)/\((clip as NSString).lastPathComponent)")
+        stage.setVisible(true)
+        #expect(wait("the first frame over HTTP", { stage.frame().map { matches($0, frame: 0) } ?? false }))
+        #expect(stage.recorder.errors.isEmpty)
+        try expectFailure(path: nil, url: URL(string: "http://127.0.0.1:\(server.port)/no-such-clip.webm")) {
+            if case let .unreadable(m) = $0 { return m.lowercased().contains("not found") }
+            return false
+        }
+    }
+
+    @Test func aMissingDecoderIsAMissingPluginEvent() throws {
+        let clip = try #require(Clip.make(frames: 30, name: "one-second.webm"))
+        // As on a system without the VP8 decoders: decodebin may not choose them.
+        #expect(GStreamerRegistry.setRank("vp8dec", 0))
+        let libav = GStreamerRegistry.setRank("avdec_vp8", 0)
+        defer {
+            _ = GStreamerRegistry.setRank("vp8dec", 256)
+            if libav { _ = GStreamerRegistry.setRank("avdec_vp8", 64) }
+        }
+        try expectFailure(path: clip) { error in
+            guard case let .missingPlugin(m) = error else { return false }
+            return m.contains("VP8")
+        }
+    }
+}
