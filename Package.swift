@@ -57,6 +57,8 @@ let package = Package(
         systemLibrary("CWaylandCursor", pkgConfig: "wayland-cursor", apt: ["libwayland-dev"]),
         // libdrm: the KMS presenter's modesetting, dumb buffers and page flips (SilkKMS).
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: ["libdrm-dev"]),
+        // libseat: the KMS backend opens the card and input devices through seatd or logind.
+        systemLibrary("CSeat", pkgConfig: "libseat", apt: ["libseat-dev"]),
         // wayland-scanner output for protocols/*.xml, committed (scripts/generate-protocols.sh).
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"], path: "Sources/CBindings/CWaylandProtocols"),
         // SHA-256 for the image cache's file names (SilkNetworkImage).
@@ -100,7 +102,7 @@ let package = Package(
         // framebuffer presenter, sharing its console, evdev input and session (SilkFramebuffer).
         .target(name: "SilkKMS",
                 dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkFramebuffer",
-                               "CDRM", "CSilkLinux", logging],
+                               "CDRM", "CSeat", "CSilkLinux", logging],
                 swiftSettings: strict),
         // The umbrella an app imports: re-exports the modules a screen is built from, adds
         // `Application`, `Window` and the backend choice.
@@ -148,7 +150,7 @@ let package = Package(
                     exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkInput", "SilkSystem", "SilkTestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "SilkKMSTests", dependencies: ["SilkKMS", "SilkFramebuffer", "SilkSystem"], swiftSettings: strict),
+        .testTarget(name: "SilkKMSTests", dependencies: ["SilkKMS", "SilkFramebuffer", "SilkSystem", "SilkInput"], swiftSettings: strict),
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkSystem", "SilkTestSupport"], exclude: ["Golden"],
                     swiftSettings: strict),
         .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster", "SilkRunLoop", "SilkSystem"], swiftSettings: strict),
