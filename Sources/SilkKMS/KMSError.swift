@@ -30,6 +30,8 @@ public struct KMSError: Error, CustomStringConvertible, Sendable, Equatable {
         case flipTimeout(String)
         /// No seat (seatd, logind) could be opened or became active (`--seat libseat`): why.
         case seatUnavailable(String)
+        /// `--kms-api atomic` on a driver without atomic modesetting (or that refused the commit): why.
+        case atomicUnavailable(String)
         /// The device is not one the seat opens (seatd opens only DRM and evdev devices): why.
         case seatRefused(SystemCallError)
     }
@@ -46,7 +48,7 @@ public struct KMSError: Error, CustomStringConvertible, Sendable, Equatable {
     public var isBadInput: Bool {
         switch kind {
         case .missing, .permissionDenied, .notADRMDevice, .noConnectedConnector, .connectorUnavailable,
-             .modeUnavailable, .noCRTC, .notMaster, .seatUnavailable, .seatRefused: return true
+             .modeUnavailable, .noCRTC, .notMaster, .seatUnavailable, .seatRefused, .atomicUnavailable: return true
         case .systemCall, .disconnected, .flipTimeout: return false
         }
     }
@@ -88,6 +90,8 @@ public struct KMSError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(device): connector \(connector) was disconnected (display unplugged)"
         case let .flipTimeout(why):
             return "\(device): \(why)"
+        case let .atomicUnavailable(why):
+            return "\(device): no atomic modesetting: \(why); use --kms-api legacy or auto"
         case let .seatUnavailable(why):
             return "no seat to open the display through (\(why)); start seatd (or log in through logind), or use --seat direct"
         case let .seatRefused(e):

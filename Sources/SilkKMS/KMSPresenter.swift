@@ -92,6 +92,12 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         var frame = 0
     }
     private var buffers: [Buffer]
+    /// The atomic pipeline (nil: legacy modesetting). Used under `state`.
+    private var atomic: KMSAtomic?
+    /// "atomic modesetting (primary plane 31)" or "legacy modesetting" (and why, with `auto`).
+    public let modesetting: String
+    /// Whether atomic modesetting is in use.
+    public var usesAtomic: Bool { state.lock(); defer { state.unlock() }; return atomic != nil }
     private var damageHistory = BufferAgeDamage(historyLimit: 8)
     private let presentLock = Lock()
 
@@ -218,13 +224,45 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
             }
             drmModeFreeCrtc(saved)
         }
-        var connector = connectorID
-        var raw = mode.raw
-        if drmModeSetCrtc(fd, crtcID, made[0].fbID, 0, 0, &connector, 1, &raw) != 0 {
-            let e = SystemCallError(call: "drmModeSetCrtc", errno: errno)
-            silk_display_guard_disarm()
-            release()
-            throw KMSError(device: chosen.path, kind: e.errno == EACCES || e.errno == EPERM ? .notMaster(e) : .systemCall(e))
+        // Atomic where the driver offers it (`--kms-api`): one validated commit for connector,
+        // CRTC and primary plane; else (or when that commit is refused, with `auto`) legacy.
+        var pipe: KMSAtomic?
+        var note = ""
+        if options.api != .legacy {
+            switch KMSAtomic.setUp(fd: fd, crtcID: crtcID, crtcIndex: crtc.index, connectorID: connectorID,
+                                   width: mode.width, height: mode.height) {
+            case var .success(a):
+                if let e = a.modeset(fd: fd, mode: mode.raw, fb: made[0].fbID) {
+                    if options.api == .atomic || e.errno == EACCES || e.errno == EPERM {
+                        silk_display_guard_disarm()
+                        release()
+                        throw KMSError(device: chosen.path, kind: e.errno == EACCES || e.errno == EPERM ? .notMaster(e) : .atomicUnavailable("\(e)"))
+                    }
+                    _ = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 0)
+                    note = " (the atomic commit was refused: \(e))"
+                } else {
+                    pipe = a
+                }
+            case let .failure(why):
+                if options.api == .atomic {
+                    silk_display_guard_disarm()
+                    release()
+                    throw KMSError(device: chosen.path, kind: .atomicUnavailable(why.reason))
+                }
+                note = " (\(why.reason))"
+            }
+        }
+        atomic = pipe
+        modesetting = pipe.map { "atomic modesetting (primary plane \($0.planeID))" } ?? "legacy modesetting" + note
+        if pipe == nil {
+            var connector = connectorID
+            var raw = mode.raw
+            if drmModeSetCrtc(fd, crtcID, made[0].fbID, 0, 0, &connector, 1, &raw) != 0 {
+                let e = SystemCallError(call: "drmModeSetCrtc", errno: errno)
+                silk_display_guard_disarm()
+                release()
+                throw KMSError(device: chosen.path, kind: e.errno == EACCES || e.errno == EPERM ? .notMaster(e) : .systemCall(e))
+            }
         }
         front = 0
 
@@ -265,7 +303,7 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
 
     /// One line for start-up logs: card, connector, mode, buffers, pacing, rotation.
     public var startupReport: String {
-        "\(devicePath)\(seat.map { " (through \($0.seatDescription))" } ?? ""): \(connectorName) \(mode), XRGB8888, \(bufferCount) dumb buffers, legacy modesetting, page flips "
+        "\(devicePath)\(seat.map { " (through \($0.seatDescription))" } ?? ""): \(connectorName) \(mode), XRGB8888, \(bufferCount) dumb buffers, \(modesetting), page flips "
             + (hasVBlank ? "paced by vblank events" : "(the driver has no vblank interrupt: paced by a timer at \(String(format: "%.2f", 1 / period)) Hz)")
             + ", rotation \(rotation)"
     }
@@ -350,8 +388,10 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         let context = Unmanaged.passUnretained(self).toOpaque()
         // Before the call: a driver without vblank completes (and stamps) the flip inside it.
         let committed = KMSPresenter.now()
-        if drmModePageFlip(fd, crtcID, b.fbID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), context) != 0 {
-            let e = SystemCallError(call: "drmModePageFlip", errno: errno)
+        let flipped = atomic.map { $0.flip(fd: fd, fb: b.fbID, userData: context) }
+            ?? drmModePageFlip(fd, crtcID, b.fbID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), context)
+        if flipped != 0 {
+            let e = SystemCallError(call: atomic == nil ? "drmModePageFlip" : "drmModeAtomicCommit(flip)", errno: errno)
             if e.errno == ENODEV || e.errno == ENXIO || e.errno == EIO || e.errno == ENOENT {
                 throw KMSError(device: devicePath, kind: .disconnected("\(connectorName) (\(e))"))
             }
@@ -419,10 +459,8 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         case let .resume(newMode):
             if !paused {
                 // Not while switched to another VT: `seatEnabled` sets the mode then.
-                var connector = connectorID
-                var raw = newMode.raw
-                if drmModeSetCrtc(fd, crtcID, buffers[front].fbID, 0, 0, &connector, 1, &raw) != 0 {
-                    throw KMSError(device: devicePath, kind: .systemCall(SystemCallError(call: "drmModeSetCrtc (display reconnected)", errno: errno)))
+                if let e = setModeAgain(newMode, call: "display reconnected") {
+                    throw KMSError(device: devicePath, kind: .systemCall(e))
                 }
             }
             for i in buffers.indices { buffers[i].frame = 0 }
@@ -434,6 +472,18 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         case let .failModeGone(modes):
             throw KMSError(device: devicePath, kind: .modeUnavailable(requested: "\(mode) (in use before the display was unplugged)", available: modes))
         }
+    }
+
+    /// Sets `mode` again showing the front buffer (after a VT switch or a display plugged back
+    /// in), atomically or legacy as at start-up. State lock held.
+    private func setModeAgain(_ mode: KMSMode, call: String) -> SystemCallError? {
+        if atomic != nil { return atomic!.modeset(fd: fd, mode: mode.raw, fb: buffers[front].fbID) }
+        var connector = connectorID
+        var raw = mode.raw
+        if drmModeSetCrtc(fd, crtcID, buffers[front].fbID, 0, 0, &connector, 1, &raw) != 0 {
+            return SystemCallError(call: "drmModeSetCrtc (\(call))", errno: errno)
+        }
+        return nil
     }
 
     /// Whether the display came back since the last call (the session then repaints everything).
@@ -527,6 +577,8 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         isShutDown = true
         for b in buffers { KMSPresenter.destroy(b, fd: fd) }
         buffers = []
+        atomic?.destroy(fd: fd)
+        atomic = nil
         KMSCard.close(fd, seat: seat)
         state.unlock()
     }
@@ -557,10 +609,7 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         state.lock()
         defer { state.unlock() }
         guard paused, !isShutDown else { return }
-        var connector = connectorID
-        var raw = mode.raw
-        if drmModeSetCrtc(fd, crtcID, buffers[front].fbID, 0, 0, &connector, 1, &raw) != 0 {
-            let e = SystemCallError(call: "drmModeSetCrtc (after the VT switch back)", errno: errno)
+        if let e = setModeAgain(mode, call: "after the VT switch back") {
             throw KMSError(device: devicePath, kind: e.errno == EACCES || e.errno == EPERM ? .notMaster(e) : .systemCall(e))
         }
         for i in buffers.indices { buffers[i].frame = 0 }

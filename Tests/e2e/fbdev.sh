@@ -187,11 +187,11 @@ if grep -q "app=kms" /proc/cmdline; then
   # 1024x768 mode) back before the process dies. It starts on the host's word, after the host's
   # screendump of the console (started at once, it raced that screendump on a loaded host).
   read -r cmd < /dev/ttyS1
-  /silk demo kiosk --backend kms --buffers 3 --clock 09:41:00 >/tmp/crash.log 2>&1 &
+  /silk demo kiosk --backend kms --kms-api legacy --buffers 3 --clock 09:41:00 >/tmp/crash.log 2>&1 &
   P=$!; i=0; while ! grep -q "kiosk displayed" /tmp/crash.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
   echo "INIT crash kiosk displayed"
   read -r cmd < /dev/ttyS1
-  kill -SEGV $P; wait $P; rc=$?; grep -E "^kms: |displayed" /tmp/crash.log | sed 's/^/INIT crash log: /'; echo "INIT crash exit=$rc"
+  kill -SEGV $P; wait $P; rc=$?; grep -E "^kms: |displayed|backend: " /tmp/crash.log | sed 's/^/INIT crash log: /'; echo "INIT crash exit=$rc"
 fi
 echo "INIT done"; while :; do sleep 60; done
 INIT

@@ -26,8 +26,8 @@ check('kiosk displayed through the seat', ready, line_with('backend: '))
 if not ready:
     print('\n'.join(log_text().splitlines()[-30:])); sys.exit(1)
 line = line_with('backend: ')
-check('the card is opened through seatd seat0 (start-up report)', 'backend: kms /dev/dri/card0 (through seatd seat0)' in line
-      and 'seat: seatd seat0' in line, line[:300])
+check('the card is opened through seatd seat0, atomic modesetting (start-up report)', 'backend: kms /dev/dri/card0 (through seatd seat0)' in line
+      and 'seat: seatd seat0' in line and 'atomic modesetting' in line, line[:300])
 wait_for('INIT seat app uid=', 10)
 uid = line_with('INIT seat app uid=')
 check('the app runs as the unprivileged user (uid 1000, no access to the card or input nodes)',
