@@ -438,12 +438,16 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
     /// throws `.modeUnavailable`). Any thread (the session: the main loop, once a second); does
     /// nothing after `shutDown`.
     public func checkDevice() throws {
-        let c = connectorState()
+        // `shutDown` closes the card under `presentLock`: holding it, the descriptor stays valid.
         presentLock.lock()
         defer { presentLock.unlock() }
         state.lock()
+        let done = isShutDown
+        state.unlock()
+        if done { return }
+        let c = connectorState()
+        state.lock()
         defer { state.unlock() }
-        guard !isShutDown else { return }
         let action = KMSPresenter.hotplugAction(connected: c.connected, modes: c.modes, current: mode,
                                                  waiting: waitingForDisplay, waitForDisplay: waitForDisplay)
         switch action {
