@@ -137,6 +137,11 @@ if grep -q "app=seat" /proc/cmdline; then
   # and input nodes are root's alone (0600), so only the seat can open them for the app.
   i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
   for n in 1 2 3 4 5 6 7 8; do echo "SILK SEAT E2E TTY2 LINE $n ################################" > /dev/tty2; done
+  # --wait-for-display with a connector bochs lacks: it waits (one line), and SIGTERM ends the wait.
+  /silk demo kiosk --backend kms --seat direct --connector HDMI-A-1 --wait-for-display >/tmp/wait.log 2>&1 &
+  W=$!; i=0; while ! grep -q "waiting for a display" /tmp/wait.log && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
+  sleep 1; kill -TERM $W; wait $W; rc=$?
+  echo "INIT wait exit=$rc waiting-lines=$(grep -c 'waiting for a display to be connected' /tmp/wait.log) last: $(tail -1 /tmp/wait.log | head -c 240)"
   echo 'silk:x:1000:1000::/tmp:/bin/sh' >> /etc/passwd; echo 'silk:x:1000:' >> /etc/group
   chmod 1777 /tmp; chmod 0600 /dev/dri/card0 /dev/input/event*; mkdir -p /run
   /bin/seatd -g silk >/tmp/seatd.log 2>&1 &

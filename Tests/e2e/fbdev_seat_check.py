@@ -21,6 +21,13 @@ check, log_text, wait_for, qmp, screendump = guest.check, guest.log_text, guest.
 def line_with(text):
     return next((l.strip() for l in log_text().splitlines() if text in l), f'no "{text}" line')
 
+# --wait-for-display before the seat: a connector bochs lacks is waited for, and SIGTERM ends it.
+wait_for('INIT wait exit=', 90)
+wait_for('INIT seatd socket', 30)   # the wait line is complete
+wline = line_with('INIT wait exit=')
+check('--wait-for-display waits for a connector that is not there (one line) and SIGTERM ends the wait',
+      'waiting-lines=1' in wline and 'INIT wait exit=0 ' not in wline and 'waiting for a display (signal 15)' in wline, wline[:300])
+
 ready = wait_for('silk demo: kiosk displayed', 120)
 check('kiosk displayed through the seat', ready, line_with('backend: '))
 if not ready:
