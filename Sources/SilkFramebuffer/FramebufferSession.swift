@@ -100,6 +100,9 @@ public final class FramebufferSession: PresenterEventSource {
         loop.addTimer(after: .milliseconds(250), repeating: .milliseconds(250)) { [weak self] in
             guard let self, !self.tornDown, let handler = self.handler else { return }
             ticks += 1
+            // A seat change that libseat read while opening a device (inside `openDevice`) leaves
+            // nothing on its descriptor to wake the loop: look for queued changes on every tick.
+            if self.seat != nil { self.dispatchSeat() }
             var problem = handler.renderFailure.map { "\($0)" }
             if problem == nil, ticks % 4 == 0 {
                 do {
