@@ -107,7 +107,7 @@ cli-tests:
 ## About three minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
 e2e-fbdev: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
-	timeout 360 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
+	timeout 480 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
 
 ## The example apps (Examples/*, each its own package depending on Silk by path): built, run
 ## headless with --screenshot and compared with Tests/examples/Golden.

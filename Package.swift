@@ -58,6 +58,8 @@ let package = Package(
         systemLibrary("CWaylandCursor", pkgConfig: "wayland-cursor", apt: ["libwayland-dev"]),
         // libdrm: the KMS presenter's modesetting, dumb buffers and page flips (SilkKMS).
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: ["libdrm-dev"]),
+        // libseat: the KMS backend opens the card and input devices through seatd or logind.
+        systemLibrary("CSeat", pkgConfig: "libseat", apt: ["libseat-dev"]),
         // wayland-scanner output for protocols/*.xml, committed (scripts/generate-protocols.sh).
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"], path: "Sources/CBindings/CWaylandProtocols"),
         // SHA-256 for the image cache's file names (SilkNetworkImage).
@@ -114,7 +116,7 @@ let package = Package(
         // framebuffer presenter, sharing its console, evdev input and session (SilkFramebuffer).
         .target(name: "SilkKMS",
                 dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkRender", "SilkFramebuffer",
-                               "CDRM", "CSilkLinux", logging],
+                               "CDRM", "CSeat", "CSilkLinux", logging],
                 swiftSettings: strict),
         // The AT-SPI2 bridge: exports the nodes' accessibility trees on the accessibility bus
         // over libdbus, on a thread of its own (docs/accessibility.md).
@@ -170,7 +172,7 @@ let package = Package(
                     exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "SilkFramebufferTests", dependencies: ["SilkFramebuffer", "SilkInput", "SilkSystem", "SilkTestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "SilkKMSTests", dependencies: ["SilkKMS", "SilkFramebuffer", "SilkSystem"], swiftSettings: strict),
+        .testTarget(name: "SilkKMSTests", dependencies: ["SilkKMS", "SilkFramebuffer", "SilkSystem", "SilkInput"], swiftSettings: strict),
         .testTarget(name: "SilkRenderTests", dependencies: ["SilkRender", "SilkSystem", "SilkTestSupport"], exclude: ["Golden"],
                     swiftSettings: strict),
         .testTarget(name: "SilkWaylandTests", dependencies: ["SilkWayland", "SilkRender", "SilkRaster", "SilkRunLoop", "SilkSystem"], swiftSettings: strict),

@@ -15,6 +15,8 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   libssl-dev
   # libdrm (CDRM): the KMS presenter (SilkKMS) — modesetting, dumb buffers, page flips.
   libdrm-dev
+  # libseat (CSeat): the KMS backend opens the card and input devices through seatd/logind.
+  libseat-dev
   # cairo draws vector paths into Silk's bitmaps; librsvg renders SVG images (through cairo).
   libcairo2-dev librsvg2-dev
   # GIF and WebP decoding, still and animated (CGIF, CWebP; docs/images.md).
@@ -36,6 +38,8 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   # The framebuffer end-to-end test: QEMU, an initramfs (cpio, a static busybox) and XKB data;
   # Tests/e2e/fbdev.sh downloads Debian's kernel package itself unless linux-image-amd64 is installed.
   qemu-system-x86 cpio busybox-static xkb-data
+  # The KMS end-to-end case kms-seatd copies seatd into the VM (the kiosk as an unprivileged user).
+  seatd
   # Compose tables for dead keys (xkbcommon-compose reads /usr/share/X11/locale).
   libx11-data wl-clipboard
   # Wayland end-to-end tests: compositors (cage needs xwayland), screenshots, virtual keyboard,

@@ -23,6 +23,24 @@ public protocol ConsoleDisplay: AnyObject, Sendable {
     func checkDevice() throws
     /// Stops presenting and gives the display back (after this nothing is drawn). Any thread.
     func shutDown()
+    /// The seat is switching away (another VT): stop presenting before the seat takes the
+    /// device; `waitForFrame` blocks until `seatEnabled`. Main thread. Default: nothing.
+    func seatDisabled()
+    /// The seat is active again: set the mode again and repaint everything on the next frame.
+    /// Throws when the display cannot be set up again. Main thread. Default: nothing.
+    func seatEnabled() throws
+    /// Whether the display was set up again since the last call (a display plugged back in):
+    /// the session then repaints everything. Main thread. Default: false.
+    func takeRepaintRequest() -> Bool
+}
+
+extension ConsoleDisplay {
+    /// Nothing: a display without seat support (the framebuffer's) keeps drawing.
+    public func seatDisabled() {}
+    /// Nothing: a display without seat support has nothing to set up again.
+    public func seatEnabled() throws {}
+    /// False: a display without hotplug waiting never asks.
+    public func takeRepaintRequest() -> Bool { false }
 }
 
 extension FramebufferPresenter: ConsoleDisplay {
@@ -44,7 +62,10 @@ public final class FramebufferSession: PresenterEventSource {
     let presenter: any ConsoleDisplay
     let console: Console?
     let inputOptions: InputOptions
+    /// The seat the display and input devices were opened through (nil: opened directly).
+    let seat: (any DeviceSeat)?
     private var input: EvdevInput?
+    private var seatActive = true
     private weak var handler: (any PresenterEventHandler)?
     private let cursor = Layer()
     private var pointerMoved = false
@@ -53,12 +74,15 @@ public final class FramebufferSession: PresenterEventSource {
     private static var live: [FramebufferSession] = []
 
     public nonisolated init(presenter: FramebufferPresenter, console: Console?, inputOptions: InputOptions) {
-        self.presenter = presenter; self.console = console; self.inputOptions = inputOptions
+        self.presenter = presenter; self.console = console; self.inputOptions = inputOptions; self.seat = nil
     }
 
-    /// A session for any console display (the KMS presenter uses this). Any thread.
-    public nonisolated init(display: any ConsoleDisplay, console: Console?, inputOptions: InputOptions) {
-        self.presenter = display; self.console = console; self.inputOptions = inputOptions
+    /// A session for any console display (the KMS presenter uses this); with `seat`, input
+    /// devices are opened through it and VT switches pause and resume display and input. Any
+    /// thread.
+    public nonisolated init(display: any ConsoleDisplay, console: Console?, inputOptions: InputOptions,
+                            seat: (any DeviceSeat)? = nil) {
+        self.presenter = display; self.console = console; self.inputOptions = inputOptions; self.seat = seat
     }
 
     /// `PresenterEventSource`: starts evdev input, the liveness checks and the exit observer.
@@ -76,9 +100,15 @@ public final class FramebufferSession: PresenterEventSource {
         loop.addTimer(after: .milliseconds(250), repeating: .milliseconds(250)) { [weak self] in
             guard let self, !self.tornDown, let handler = self.handler else { return }
             ticks += 1
+            // A seat change that libseat read while opening a device (inside `openDevice`) leaves
+            // nothing on its descriptor to wake the loop: look for queued changes on every tick.
+            if self.seat != nil { self.dispatchSeat() }
             var problem = handler.renderFailure.map { "\($0)" }
             if problem == nil, ticks % 4 == 0 {
-                do { try self.presenter.checkDevice() } catch { problem = "\(error)" }
+                do {
+                    try self.presenter.checkDevice()
+                    if self.presenter.takeRepaintRequest() { self.repaintEverything() }
+                } catch { problem = "\(error)" }
             }
             guard let problem else { return }
             handler.presenterDidFail("\(self.presenter.failurePrefix): \(problem)")
@@ -95,9 +125,15 @@ public final class FramebufferSession: PresenterEventSource {
         let screen = InputScreen(deviceWidth: presenter.deviceWidth, deviceHeight: presenter.deviceHeight,
                                  rotation: presenter.rotation, scale: presenter.scale)
         let input = EvdevInput(screen: screen, options: inputOptions, loop: loop)
+        input.seat = seat
         input.log = { logger.notice("\($0)") }
         input.deliver = { [weak self] event in
             guard let self, let handler = self.handler else { return }
+            if let n = FramebufferSession.vtSwitchTarget(event), let seat = self.seat {
+                logger.notice("seat: switching to VT \(n) (Ctrl+Alt+F\(n))")
+                seat.switchSession(n)
+                return
+            }
             if case let .pointerMove(p) = event.kind { self.pointerMoved = true; self.moveCursor(to: p) }
             handler.presenterDidReceive(event)
         }
@@ -111,6 +147,59 @@ public final class FramebufferSession: PresenterEventSource {
         logger.notice("input: \(input.keymapDescription)\(inputOptions.grab ? ", devices grabbed" : "")")
         input.start()
         self.input = input
+        if let seat {
+            do {
+                _ = try loop.addSource(fd: seat.eventFD, events: .readable) { [weak self] _ in self?.dispatchSeat() }
+                logger.notice("seat: \(seat.seatDescription): VT switches pause and resume the display and input")
+            } catch {
+                logger.warning("seat: cannot watch \(seat.seatDescription) on the event loop (\(error)); VT switches will not pause the app")
+            }
+        }
+    }
+
+    /// Asks the window to draw everything again (after a VT switch back or a display plugged
+    /// back in, the buffers' contents are not trusted).
+    private func repaintEverything() {
+        let (w, h) = presenter.rotation.logicalSize(deviceWidth: presenter.deviceWidth, deviceHeight: presenter.deviceHeight)
+        let s = presenter.scale
+        handler?.presenterDidResize(to: Size(width: Double(w) / s, height: Double(h) / s), scale: s)
+    }
+
+    /// The VT that Ctrl+Alt+Fn (or xkb's `XF86Switch_VT_n` keysym) asks for, if `event` is one.
+    nonisolated static func vtSwitchTarget(_ event: InputEvent) -> Int? {
+        guard case let .keyDown(key, _, isRepeat) = event.kind, !isRepeat else { return nil }
+        switch key {
+        case let .keysym(k) where (0x1008_FE01...0x1008_FE0C).contains(k): return Int(k - 0x1008_FE00)
+        case let .function(n) where (1...12).contains(n) && event.modifiers.contains([.control, .alt]): return n
+        default: return nil
+        }
+    }
+
+    /// Reads the seat's messages: a switch away stops input and presenting, then acknowledges;
+    /// a switch back sets the display up again, reopens input and repaints everything.
+    private func dispatchSeat() {
+        guard let seat, !tornDown else { return }
+        for change in seat.dispatch() {
+            switch change {
+            case .disabled:
+                guard seatActive else { seat.acknowledgeDisable(); continue }
+                seatActive = false
+                input?.stop()
+                presenter.seatDisabled()
+                seat.acknowledgeDisable()
+                logger.notice("seat: switched away (another VT): rendering and input paused")
+            case .enabled:
+                guard !seatActive else { continue }
+                seatActive = true
+                do { try presenter.seatEnabled() } catch {
+                    handler?.presenterDidFail("\(presenter.failurePrefix): \(error)")
+                    return
+                }
+                input?.start()
+                repaintEverything()
+                logger.notice("seat: active again: mode set, input reopened, repainting")
+            }
+        }
     }
 
     private func moveCursor(to p: Point) {

@@ -4,6 +4,7 @@
 import CDRM
 import Foundation
 import Glibc
+import SilkFramebuffer
 import SilkSystem
 
 /// A display mode a connector offers.
@@ -105,7 +106,7 @@ public enum KMSCard {
     /// Opens `path` read-write (non-blocking: the flip events are read only when epoll says so)
     /// and checks that it is a DRM device with modesetting. Throws a `KMSError` naming what the
     /// path is otherwise.
-    static func open(_ path: String) throws(KMSError) -> Int32 {
+    static func open(_ path: String, seat: (any DeviceSeat)? = nil) throws(KMSError) -> Int32 {
         var st = stat()
         if stat(path, &st) != 0 {
             throw KMSError.opening(path, SystemCallError(call: "stat(\(path))", errno: errno))
@@ -117,20 +118,32 @@ public enum KMSCard {
         default: throw KMSError(device: path, kind: .notADRMDevice("it is not a character device"))
         }
         let fd: Int32
-        do {
-            fd = try systemCall("open(\(path))") { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        } catch { throw KMSError.opening(path, error) }
+        if let seat {
+            do { fd = try seat.openDevice(path) } catch {
+                if error.errno == ENOENT || error.errno == ENODEV || error.errno == ENXIO { throw KMSError(device: path, kind: .missing) }
+                throw KMSError(device: path, kind: .seatRefused(error))
+            }
+        } else {
+            do {
+                fd = try systemCall("open(\(path))") { Glibc.open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+            } catch { throw KMSError.opening(path, error) }
+        }
         if let version = drmGetVersion(fd) {
             drmFreeVersion(version)
         } else {
-            Glibc.close(fd)
+            close(fd, seat: seat)
             throw KMSError(device: path, kind: .notADRMDevice("a character device that does not answer DRM_IOCTL_VERSION"))
         }
         guard drmIsKMS(fd) != 0 else {
-            Glibc.close(fd)
+            close(fd, seat: seat)
             throw KMSError(device: path, kind: .notADRMDevice("a DRM device without modesetting (a render-only GPU?)"))
         }
         return fd
+    }
+
+    /// Closes a card opened by `open` (through the seat when it was opened through one).
+    static func close(_ fd: Int32, seat: (any DeviceSeat)?) {
+        if let seat { seat.closeDevice(fd: fd) } else { Glibc.close(fd) }
     }
 
     /// The card's connectors with their state and modes (no forced probe: what the kernel knows).

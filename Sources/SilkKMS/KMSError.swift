@@ -28,6 +28,12 @@ public struct KMSError: Error, CustomStringConvertible, Sendable, Equatable {
         case disconnected(String)
         /// A page flip did not complete in time (the driver never sent the event).
         case flipTimeout(String)
+        /// No seat (seatd, logind) could be opened or became active (`--seat libseat`): why.
+        case seatUnavailable(String)
+        /// `--kms-api atomic` on a driver without atomic modesetting (or that refused the commit): why.
+        case atomicUnavailable(String)
+        /// The device is not one the seat opens (seatd opens only DRM and evdev devices): why.
+        case seatRefused(SystemCallError)
     }
     /// The device path (`/dev/dri/card0`).
     public let device: String
@@ -42,7 +48,7 @@ public struct KMSError: Error, CustomStringConvertible, Sendable, Equatable {
     public var isBadInput: Bool {
         switch kind {
         case .missing, .permissionDenied, .notADRMDevice, .noConnectedConnector, .connectorUnavailable,
-             .modeUnavailable, .noCRTC, .notMaster: return true
+             .modeUnavailable, .noCRTC, .notMaster, .seatUnavailable, .seatRefused, .atomicUnavailable: return true
         case .systemCall, .disconnected, .flipTimeout: return false
         }
     }
@@ -84,6 +90,12 @@ public struct KMSError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(device): connector \(connector) was disconnected (display unplugged)"
         case let .flipTimeout(why):
             return "\(device): \(why)"
+        case let .atomicUnavailable(why):
+            return "\(device): no atomic modesetting: \(why); use --kms-api legacy or auto"
+        case let .seatUnavailable(why):
+            return "no seat to open the display through (\(why)); start seatd (or log in through logind), or use --seat direct"
+        case let .seatRefused(e):
+            return "\(device): the seat would not open it (\(e)); is it a DRM card (/dev/dri/cardN)?"
         }
     }
 }

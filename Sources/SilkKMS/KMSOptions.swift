@@ -51,6 +51,15 @@ public struct KMSOptions: Sendable {
     public var bufferCount = 2
     /// Device pixels per point.
     public var scale: Double = 1
+    /// Atomic or legacy modesetting (`--kms-api`; auto: atomic where the driver offers it).
+    public var api: KMSAPI = .auto
+    /// Whether to open the card and input devices through a seat (seatd/logind).
+    public var seatPolicy: SeatPolicy = .auto
+    /// The seat to open the card through (`KMSBackend` opens it from `seatPolicy`); nil: open(2).
+    public var seat: (any DeviceSeat)?
+    /// Waits for a display to be connected at start-up and after one is unplugged, instead of
+    /// failing (`--wait-for-display`).
+    public var waitForDisplay = false
     /// Defaults: the first connected card and connector, its preferred mode, two buffers.
     public init() {}
 }

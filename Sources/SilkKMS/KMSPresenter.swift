@@ -75,6 +75,8 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
     public let bufferCount: Int
 
     private let fd: Int32
+    /// The seat the card was opened through (nil: open(2)).
+    private let seat: (any DeviceSeat)?
     private let connectorID: UInt32
     private let crtcID: UInt32
     private let converter: PixelConverter
@@ -90,6 +92,12 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         var frame = 0
     }
     private var buffers: [Buffer]
+    /// The atomic pipeline (nil: legacy modesetting). Used under `state`.
+    private var atomic: KMSAtomic?
+    /// "atomic modesetting (primary plane 31)" or "legacy modesetting" (and why, with `auto`).
+    public let modesetting: String
+    /// Whether atomic modesetting is in use.
+    public var usesAtomic: Bool { state.lock(); defer { state.unlock() }; return atomic != nil }
     private var damageHistory = BufferAgeDamage(historyLimit: 8)
     private let presentLock = Lock()
 
@@ -100,6 +108,14 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
     private var lastFlipTime: Double?
     private var closed = false
     private var isShutDown = false
+    /// The seat switched away (another VT): nothing is flipped until `seatEnabled`.
+    private var paused = false
+    /// `--wait-for-display`: a lost connector pauses presenting instead of failing.
+    private let waitForDisplay: Bool
+    /// The connector is gone and presenting waits for it (with `waitForDisplay`).
+    private var waitingForDisplay = false
+    /// Set when the display came back: the session repaints everything (`takeRepaintRequest`).
+    private var repaintRequested = false
     private var stats = KMSStatistics()
     private var nextIndex = 0
     private let start = KMSPresenter.now()
@@ -114,12 +130,15 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
     public init(options: KMSOptions = KMSOptions()) throws(KMSError) {
         // 1. The card and connector.
         var chosen: (path: String, fd: Int32, connector: KMSConnectorInfo)?
+        var problems: [KMSError] = []
+        var waitingSince: Double?
+        search: while true {
         let paths = options.devicePath.map { [$0] } ?? KMSCard.candidatePaths()
         if paths.isEmpty { throw KMSError(device: "/dev/dri/card0", kind: .missing) }
-        var problems: [KMSError] = []
+        problems = []
         for path in paths {
             let fd: Int32
-            do { fd = try KMSCard.open(path) } catch { problems.append(error); continue }
+            do { fd = try KMSCard.open(path, seat: options.seat) } catch { problems.append(error); continue }
             let connectors = KMSCard.connectors(fd: fd)
             let pick: KMSConnectorInfo?
             if let name = options.connector {
@@ -130,7 +149,24 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
                 if pick == nil { problems.append(KMSError(device: path, kind: .noConnectedConnector(KMSCard.describe(connectors)))) }
             }
             if let pick { chosen = (path, fd, pick); break }
-            Glibc.close(fd)
+            KMSCard.close(fd, seat: options.seat)
+        }
+        // --wait-for-display: no display connected yet (and nothing else wrong): ask again every
+        // half second (start-up has no loop yet; SIGINT/SIGTERM, blocked for the loop's signalfd,
+        // are looked for while waiting).
+        guard chosen == nil, options.waitForDisplay, !problems.isEmpty,
+              problems.allSatisfy({ KMSPresenter.isWaitableAbsence($0.kind) }) else { break search }
+        if waitingSince == nil {
+            waitingSince = KMSPresenter.now()
+            logger.notice("kms: \(problems[0]); waiting for a display to be connected (--wait-for-display)")
+        }
+        if let signal = KMSPresenter.pendingTerminationSignal() {
+            throw KMSError(device: problems[0].device, kind: .systemCall(SystemCallError(call: "waiting for a display (signal \(signal))", errno: EINTR)))
+        }
+        usleep(500_000)
+        }
+        if let waitingSince, chosen != nil {
+            logger.notice("kms: a display was connected after \(String(format: "%.1f", KMSPresenter.now() - waitingSince)) s")
         }
         guard let chosen else {
             // One card: its own error. Several: the most specific one first, naming the rest.
@@ -139,11 +175,12 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
             throw KMSError(device: first.device, kind: first.kind)
         }
         fd = chosen.fd
+        seat = options.seat
         devicePath = chosen.path
         connectorID = chosen.connector.id
         connectorName = chosen.connector.name
         var ok = false
-        defer { if !ok { Glibc.close(chosen.fd) } }
+        defer { if !ok { KMSCard.close(chosen.fd, seat: options.seat) } }
 
         // 2. Mode and CRTC.
         guard let mode = KMSCard.chooseMode(chosen.connector.modes, request: options.mode) else {
@@ -161,6 +198,7 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         converter = PixelConverter(format: .xrgb8888, rotation: rotation)
         period = 1 / (mode.refresh.isFinite && mode.refresh > 1 ? mode.refresh : 60)
         bufferCount = min(3, max(2, options.bufferCount))
+        waitForDisplay = options.waitForDisplay
 
         // 3. Buffers (freed again if anything below fails).
         var made: [Buffer] = []
@@ -186,13 +224,45 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
             }
             drmModeFreeCrtc(saved)
         }
-        var connector = connectorID
-        var raw = mode.raw
-        if drmModeSetCrtc(fd, crtcID, made[0].fbID, 0, 0, &connector, 1, &raw) != 0 {
-            let e = SystemCallError(call: "drmModeSetCrtc", errno: errno)
-            silk_display_guard_disarm()
-            release()
-            throw KMSError(device: chosen.path, kind: e.errno == EACCES || e.errno == EPERM ? .notMaster(e) : .systemCall(e))
+        // Atomic where the driver offers it (`--kms-api`): one validated commit for connector,
+        // CRTC and primary plane; else (or when that commit is refused, with `auto`) legacy.
+        var pipe: KMSAtomic?
+        var note = ""
+        if options.api != .legacy {
+            switch KMSAtomic.setUp(fd: fd, crtcID: crtcID, crtcIndex: crtc.index, connectorID: connectorID,
+                                   width: mode.width, height: mode.height) {
+            case var .success(a):
+                if let e = a.modeset(fd: fd, mode: mode.raw, fb: made[0].fbID) {
+                    if options.api == .atomic || e.errno == EACCES || e.errno == EPERM {
+                        silk_display_guard_disarm()
+                        release()
+                        throw KMSError(device: chosen.path, kind: e.errno == EACCES || e.errno == EPERM ? .notMaster(e) : .atomicUnavailable("\(e)"))
+                    }
+                    _ = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 0)
+                    note = " (the atomic commit was refused: \(e))"
+                } else {
+                    pipe = a
+                }
+            case let .failure(why):
+                if options.api == .atomic {
+                    silk_display_guard_disarm()
+                    release()
+                    throw KMSError(device: chosen.path, kind: .atomicUnavailable(why.reason))
+                }
+                note = " (\(why.reason))"
+            }
+        }
+        atomic = pipe
+        modesetting = pipe.map { "atomic modesetting (primary plane \($0.planeID))" } ?? "legacy modesetting" + note
+        if pipe == nil {
+            var connector = connectorID
+            var raw = mode.raw
+            if drmModeSetCrtc(fd, crtcID, made[0].fbID, 0, 0, &connector, 1, &raw) != 0 {
+                let e = SystemCallError(call: "drmModeSetCrtc", errno: errno)
+                silk_display_guard_disarm()
+                release()
+                throw KMSError(device: chosen.path, kind: e.errno == EACCES || e.errno == EPERM ? .notMaster(e) : .systemCall(e))
+            }
         }
         front = 0
 
@@ -233,7 +303,7 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
 
     /// One line for start-up logs: card, connector, mode, buffers, pacing, rotation.
     public var startupReport: String {
-        "\(devicePath): \(connectorName) \(mode), XRGB8888, \(bufferCount) dumb buffers, legacy modesetting, page flips "
+        "\(devicePath)\(seat.map { " (through \($0.seatDescription))" } ?? ""): \(connectorName) \(mode), XRGB8888, \(bufferCount) dumb buffers, \(modesetting), page flips "
             + (hasVBlank ? "paced by vblank events" : "(the driver has no vblank interrupt: paced by a timer at \(String(format: "%.2f", 1 / period)) Hz)")
             + ", rotation \(rotation)"
     }
@@ -255,6 +325,8 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
     public func waitForFrame() -> FrameTiming? {
         state.lock()
         defer { state.unlock() }
+        // Switched to another VT: wait (without a timeout) until the seat is back.
+        while !closed && (paused || waitingForDisplay) { state.wait() }
         let deadline = Date(timeIntervalSinceNow: KMSPresenter.flipTimeout)
         while !closed && freeBuffer() == nil {
             if !state.wait(until: deadline) { break }   // present() reports the lost flip
@@ -310,12 +382,16 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
                 throw KMSError(device: devicePath, kind: .flipTimeout("a page flip did not complete within \(Int(KMSPresenter.flipTimeout)) s (the driver sent no flip event)"))
             }
         }
-        if closed { return }
+        // Switched away while copying: the buffer keeps the frame (its age is recorded), the
+        // flip waits for `seatEnabled`, which shows the newest complete buffer.
+        if closed || paused || waitingForDisplay { return }
         let context = Unmanaged.passUnretained(self).toOpaque()
         // Before the call: a driver without vblank completes (and stamps) the flip inside it.
         let committed = KMSPresenter.now()
-        if drmModePageFlip(fd, crtcID, b.fbID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), context) != 0 {
-            let e = SystemCallError(call: "drmModePageFlip", errno: errno)
+        let flipped = atomic.map { $0.flip(fd: fd, fb: b.fbID, userData: context) }
+            ?? drmModePageFlip(fd, crtcID, b.fbID, UInt32(DRM_MODE_PAGE_FLIP_EVENT), context)
+        if flipped != 0 {
+            let e = SystemCallError(call: atomic == nil ? "drmModePageFlip" : "drmModeAtomicCommit(flip)", errno: errno)
             if e.errno == ENODEV || e.errno == ENXIO || e.errno == EIO || e.errno == ENOENT {
                 throw KMSError(device: devicePath, kind: .disconnected("\(connectorName) (\(e))"))
             }
@@ -356,19 +432,127 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
     }
 
     /// Asks the kernel whether the connector is still connected (no forced probe: the state hot
-    /// plug detection keeps). Throws `KMSError.disconnected` once it is not. Any thread; does
+    /// plug detection keeps). Throws `KMSError.disconnected` once it is not — unless the presenter
+    /// waits for displays (`KMSOptions.waitForDisplay`): then presenting pauses until the
+    /// connector is back with the mode in use, which is set again (a display without that mode
+    /// throws `.modeUnavailable`). Any thread (the session: the main loop, once a second); does
     /// nothing after `shutDown`.
     public func checkDevice() throws {
+        // `shutDown` closes the card under `presentLock`: holding it, the descriptor stays valid.
+        presentLock.lock()
+        defer { presentLock.unlock() }
+        state.lock()
+        let done = isShutDown
+        state.unlock()
+        if done { return }
+        let c = connectorState()
         state.lock()
         defer { state.unlock() }
-        guard !isShutDown else { return }
+        let action = KMSPresenter.hotplugAction(connected: c.connected, modes: c.modes, current: mode,
+                                                 waiting: waitingForDisplay, waitForDisplay: waitForDisplay)
+        switch action {
+        case .none, .keepWaiting:
+            return
+        case .fail:
+            throw KMSError(device: devicePath, kind: .disconnected(c.error.map { "\(connectorName) (\($0))" } ?? connectorName))
+        case .startWaiting:
+            waitingForDisplay = true
+            while pending != nil { if !state.wait(until: Date(timeIntervalSinceNow: 0.1)) { break } }
+            if let p = pending { front = p; pending = nil }
+            logger.notice("kms: connector \(connectorName) on \(devicePath) was disconnected: presenting paused, waiting for a display (--wait-for-display)")
+        case let .resume(newMode):
+            if !paused {
+                // Not while switched to another VT: `seatEnabled` sets the mode then.
+                if let e = setModeAgain(newMode, call: "display reconnected") {
+                    throw KMSError(device: devicePath, kind: .systemCall(e))
+                }
+            }
+            for i in buffers.indices { buffers[i].frame = 0 }
+            waitingForDisplay = false
+            repaintRequested = true
+            lastFlipTime = nil
+            state.broadcast()
+            logger.notice("kms: a display is connected to \(connectorName) again: mode \(newMode) set, repainting")
+        case let .failModeGone(modes):
+            throw KMSError(device: devicePath, kind: .modeUnavailable(requested: "\(mode) (in use before the display was unplugged)", available: modes))
+        }
+    }
+
+    /// Sets `mode` again showing the front buffer (after a VT switch or a display plugged back
+    /// in), atomically or legacy as at start-up. State lock held.
+    private func setModeAgain(_ mode: KMSMode, call: String) -> SystemCallError? {
+        if atomic != nil { return atomic!.modeset(fd: fd, mode: mode.raw, fb: buffers[front].fbID) }
+        var connector = connectorID
+        var raw = mode.raw
+        if drmModeSetCrtc(fd, crtcID, buffers[front].fbID, 0, 0, &connector, 1, &raw) != 0 {
+            return SystemCallError(call: "drmModeSetCrtc (\(call))", errno: errno)
+        }
+        return nil
+    }
+
+    /// Whether the display came back since the last call (the session then repaints everything).
+    /// Any thread.
+    public func takeRepaintRequest() -> Bool {
+        state.lock(); defer { state.unlock() }
+        let r = repaintRequested
+        repaintRequested = false
+        return r
+    }
+
+    /// The connector's state now (no forced probe).
+    private func connectorState() -> (connected: Bool, modes: [KMSMode], error: SystemCallError?) {
         guard let c = drmModeGetConnectorCurrent(fd, connectorID) else {
-            throw KMSError(device: devicePath, kind: .disconnected("\(connectorName) (\(SystemCallError(call: "drmModeGetConnectorCurrent", errno: errno)))"))
+            return (false, [], SystemCallError(call: "drmModeGetConnectorCurrent", errno: errno))
         }
         defer { drmModeFreeConnector(c) }
-        if c.pointee.connection != DRM_MODE_CONNECTED {
-            throw KMSError(device: devicePath, kind: .disconnected(connectorName))
+        let info = KMSCard.info(c.pointee)
+        return (info.connected, info.modes, nil)
+    }
+
+    /// What a hotplug check does (pure: the unit tests' seam).
+    enum HotplugAction: Equatable {
+        /// Connected as before.
+        case none
+        /// Disconnected, and not waiting for displays: the app ends.
+        case fail
+        /// Disconnected: pause and wait for a display.
+        case startWaiting
+        /// Still disconnected while waiting.
+        case keepWaiting
+        /// Connected again with this mode (the one in use: same size, rate within 1 Hz).
+        case resume(KMSMode)
+        /// Connected again, but without the mode in use: its modes.
+        case failModeGone(String)
+    }
+
+    static func hotplugAction(connected: Bool, modes: [KMSMode], current: KMSMode, waiting: Bool,
+                              waitForDisplay: Bool) -> HotplugAction {
+        switch (connected, waiting) {
+        case (true, false): return .none
+        case (false, false): return waitForDisplay ? .startWaiting : .fail
+        case (false, true): return .keepWaiting
+        case (true, true):
+            let request = KMSModeRequest(width: current.width, height: current.height, refresh: current.refresh)
+            if let m = KMSCard.chooseMode(modes, request: request) { return .resume(m) }
+            return .failModeGone(KMSCard.describe(modes))
         }
+    }
+
+    /// Whether `--wait-for-display` waits out this start-up error (no display connected yet).
+    static func isWaitableAbsence(_ kind: KMSError.Kind) -> Bool {
+        switch kind {
+        case .noConnectedConnector, .connectorUnavailable: return true
+        default: return false
+        }
+    }
+
+    /// SIGINT or SIGTERM pending (blocked for the main loop's signalfd), if one is.
+    static func pendingTerminationSignal() -> Int32? {
+        var set = sigset_t()
+        sigemptyset(&set)
+        guard sigpending(&set) == 0 else { return nil }
+        for s in [SIGINT, SIGTERM] where sigismember(&set, s) == 1 { return s }
+        return nil
     }
 
     /// Waits (briefly) for a queued flip, puts the saved CRTC configuration back, stops the flip
@@ -383,7 +567,12 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         let deadline = Date(timeIntervalSinceNow: 0.1)
         while pending != nil { if !state.wait(until: deadline) { break } }
         state.unlock()
-        let restored = silk_display_guard_restore()
+        if paused {
+            // Another VT is in front and owns the CRTC (and DRM master): nothing to put back.
+            silk_display_guard_disarm()
+            logger.notice("kms: exiting while switched away: the CRTC is left to the session in front")
+        }
+        let restored = paused ? 1 : silk_display_guard_restore()
         if restored == 0 { logger.notice("kms: restored CRTC \(crtcID) on \(devicePath) to its previous framebuffer and mode") }
         else if restored < 0 { logger.warning("kms: restoring the previous CRTC on \(devicePath) failed: \(SystemCallError(call: "drmModeSetCrtc", errno: errno))") }
         _ = flipThread?.stopAndJoin()
@@ -392,8 +581,46 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         isShutDown = true
         for b in buffers { KMSPresenter.destroy(b, fd: fd) }
         buffers = []
-        Glibc.close(fd)
+        atomic?.destroy(fd: fd)
+        atomic = nil
+        KMSCard.close(fd, seat: seat)
         state.unlock()
+    }
+
+    // MARK: Seat (VT switching)
+
+    /// The seat switches away: waits for a present in progress and (briefly) for a queued flip,
+    /// then flips nothing more until `seatEnabled`. Main thread (the seat's dispatch).
+    public func seatDisabled() {
+        presentLock.lock()
+        defer { presentLock.unlock() }
+        state.lock()
+        defer { state.unlock() }
+        paused = true
+        let deadline = Date(timeIntervalSinceNow: 0.1)
+        while pending != nil { if !state.wait(until: deadline) { break } }
+        // A flip the kernel never completed: the buffer it queued is treated as shown.
+        if let p = pending { front = p; pending = nil }
+        logger.notice("kms: seat disabled: presenting paused (the seat drops DRM master)")
+    }
+
+    /// The seat is back (DRM master again): sets the mode again showing the newest complete
+    /// buffer, forgets what the buffers hold (the next frame copies everything) and lets the
+    /// render thread go on. Throws when the modeset fails. Main thread.
+    public func seatEnabled() throws {
+        presentLock.lock()
+        defer { presentLock.unlock() }
+        state.lock()
+        defer { state.unlock() }
+        guard paused, !isShutDown else { return }
+        if let e = setModeAgain(mode, call: "after the VT switch back") {
+            throw KMSError(device: devicePath, kind: e.errno == EACCES || e.errno == EPERM ? .notMaster(e) : .systemCall(e))
+        }
+        for i in buffers.indices { buffers[i].frame = 0 }
+        paused = false
+        lastFlipTime = nil
+        state.broadcast()
+        logger.notice("kms: seat enabled: mode \(mode) set again on \(connectorName)")
     }
 
     // MARK: Buffers

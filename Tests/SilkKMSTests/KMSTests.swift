@@ -3,6 +3,8 @@ import Foundation
 import Glibc
 import Testing
 @testable import SilkKMS
+@testable import SilkFramebuffer
+import SilkInput
 
 /// The KMS presenter's pieces that need no DRM device: `--mode` parsing, choosing a mode, card
 /// discovery and the errors for paths that are not DRM cards. The presenter itself is tested end
@@ -81,5 +83,88 @@ import Testing
         #expect(silk_display_guard_arm(-1, 1, 0, 0, 0, &one, 0, nil, 0) == 0)
         #expect(silk_display_guard_restore() == -1)
         #expect(silk_display_guard_restore() == 1)
+    }
+}
+
+/// Seats, hotplug and VT-switch keys: the pure decisions, and libseat itself through its `noop`
+/// backend (no daemon: it opens devices with open(2) and is enabled at once).
+@Suite struct KMSSeatAndHotplugTests {
+    @Test func seatBackendsFollowWhatRuns() {
+        func backends(_ policy: SeatPolicy, _ env: [String: String], _ files: Set<String>) -> [String] {
+            LibSeat.backendsToTry(policy: policy, environment: env, fileExists: { files.contains($0) })
+        }
+        #expect(backends(.auto, [:], []) == [])
+        #expect(backends(.auto, [:], ["/run/seatd.sock"]) == ["seatd"])
+        #expect(backends(.auto, ["SEATD_SOCK": "/tmp/s.sock"], ["/run/seatd.sock"]) == [])
+        #expect(backends(.auto, ["SEATD_SOCK": "/tmp/s.sock"], ["/tmp/s.sock"]) == ["seatd"])
+        // logind only for a process in a login session (a stale /run/systemd/seats is not enough).
+        #expect(backends(.auto, [:], ["/run/systemd/seats"]) == [])
+        #expect(backends(.libseat, ["XDG_SESSION_ID": "3"], ["/run/seatd.sock", "/run/systemd/seats"]) == ["seatd", "logind"])
+        #expect(backends(.auto, ["LIBSEAT_BACKEND": "logind"], []) == ["logind"])
+        #expect(backends(.direct, ["LIBSEAT_BACKEND": "seatd"], ["/run/seatd.sock"]) == [])
+    }
+
+    @Test func libseatOpensAndClosesDevicesThroughItsNoopBackend() throws {
+        let seat = try LibSeat(backends: ["noop"])
+        #expect(seat.seatDescription.hasPrefix("noop "))
+        #expect(seat.eventFD >= 0)
+        let fd = try seat.openDevice("/dev/null")
+        #expect(fd >= 0)
+        #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
+        seat.closeDevice(fd: fd)
+        #expect(fcntl(fd, F_GETFD) == -1)   // closed
+        #expect(seat.dispatch().isEmpty)
+        // A backend that is not there: one error naming it.
+        #expect(throws: KMSError.self) { try LibSeat(backends: ["no-such-backend"]) }
+    }
+
+    @Test func theCardIsRefusedByNameThroughASeatToo() throws {
+        var o = KMSOptions()
+        o.seat = try LibSeat(backends: ["noop"])
+        o.devicePath = "/dev/null"
+        do { _ = try KMSPresenter(options: o); Issue.record("/dev/null accepted") } catch {
+            #expect(error.kind == .notADRMDevice("a character device that does not answer DRM_IOCTL_VERSION"))
+        }
+        o.devicePath = "/tmp"
+        do { _ = try KMSPresenter(options: o); Issue.record("/tmp accepted") } catch {
+            #expect(error.kind == .notADRMDevice("it is a directory"))
+        }
+    }
+
+    static let current = KMSMode(width: 1024, height: 768, refresh: 60, preferred: true)
+
+    @Test func aLostConnectorFailsOrWaits() {
+        let modes = [Self.current, KMSMode(width: 800, height: 600, refresh: 60, preferred: false)]
+        typealias A = KMSPresenter.HotplugAction
+        func act(_ connected: Bool, _ modes: [KMSMode], waiting: Bool, wait: Bool) -> A {
+            KMSPresenter.hotplugAction(connected: connected, modes: modes, current: Self.current, waiting: waiting, waitForDisplay: wait)
+        }
+        #expect(act(true, modes, waiting: false, wait: false) == .none)
+        #expect(act(false, [], waiting: false, wait: false) == .fail)
+        #expect(act(false, [], waiting: false, wait: true) == .startWaiting)
+        #expect(act(false, [], waiting: true, wait: true) == .keepWaiting)
+        #expect(act(true, modes, waiting: true, wait: true) == .resume(Self.current))
+        // Back at 59.94 Hz: still the mode in use (within 1 Hz).
+        let ntsc = KMSMode(width: 1024, height: 768, refresh: 59.94, preferred: true)
+        #expect(act(true, [ntsc], waiting: true, wait: true) == .resume(ntsc))
+        // Another display without the mode in use: an error listing its modes.
+        #expect(act(true, [modes[1]], waiting: true, wait: true) == .failModeGone("800x600@60.00"))
+        #expect(KMSPresenter.isWaitableAbsence(.noConnectedConnector("x")))
+        #expect(KMSPresenter.isWaitableAbsence(.connectorUnavailable(requested: "HDMI-A-1", available: "")))
+        #expect(!KMSPresenter.isWaitableAbsence(.missing))
+        #expect(!KMSPresenter.isWaitableAbsence(.modeUnavailable(requested: "1x1", available: "")))
+    }
+
+    @Test func ctrlAltFunctionKeysSwitchVTs() {
+        func target(_ key: Key, _ mods: KeyModifiers = [], repeat r: Bool = false) -> Int? {
+            FramebufferSession.vtSwitchTarget(InputEvent(.keyDown(key, isRepeat: r), timestamp: 0, modifiers: mods))
+        }
+        #expect(target(.keysym(0x1008_FE02)) == 2)      // XF86Switch_VT_2 (xkb's Ctrl+Alt+F2)
+        #expect(target(.keysym(0x1008_FE0C)) == 12)
+        #expect(target(.keysym(0x1008_FE0D)) == nil)
+        #expect(target(.function(3), [.control, .alt]) == 3)
+        #expect(target(.function(3), [.control]) == nil)
+        #expect(target(.function(3), [.control, .alt], repeat: true) == nil)
+        #expect(target(.character("a"), [.control, .alt]) == nil)
     }
 }

@@ -281,6 +281,12 @@ expect_refusal kms-bench-not-drm "is not a DRM/KMS device" -- bench --backend km
 expect_refusal kms-mode-malformed "--mode '1024x'" -- demo --backend kms --mode 1024x
 expect_refusal kms-mode-rate "--mode '640x480@0'" -- bench --backend kms --mode 640x480@0
 expect_refusal kms-buffers "--buffers 5" -- demo --backend kms --buffers 5
+expect_refusal kms-seat-bogus "--seat" -- demo --backend kms --seat sometimes
+expect_refusal kms-api-bogus "--kms-api" -- demo --backend kms --kms-api fast
+# --seat libseat with no seat daemon to reach (a socket path that does not exist): one line, exit 2.
+SEATD_SOCK=/nonexistent/seatd.sock LIBSEAT_BACKEND= XDG_SESSION_ID= expect_refusal kms-seat-missing "no seat to open the display through" -- demo --backend kms --seat libseat --device /dev/null
+# Through libseat's noop backend (no daemon) a non-DRM device is still refused by name.
+LIBSEAT_BACKEND=noop expect_refusal kms-seat-not-drm "/dev/null is not a DRM/KMS device" -- demo --backend kms --seat libseat --device /dev/null --no-console
 # No permission: a DRM-numbered node (major 226) that only root may open, tried as nobody (needs
 # root for mknod and setpriv; skipped otherwise).
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && mkdir -m 755 /tmp/silk-cli-kms-$$ \

@@ -18,6 +18,8 @@
 # reports its page flips (JSON validated against the schema); the kiosk on three buffers at the
 # preferred 1280x800 matches its snapshot; a SIGSEGV of it restores the CRTC from the
 # fatal-signal guard.
+# A VM on bochs-drm (kms-seatd) runs seatd and the kiosk as an unprivileged user through libseat,
+# then switches VTs (chvt 2, chvt 1) and checks the pause and the repaint (fbdev_seat_check.py).
 # A third VM (bochs) runs `silk demo form` with the on-screen keyboard forced on and checks typing
 # by taps on it and by send-key, dead keys included (Tests/e2e/fbdev_form_check.py).
 # Prints "fbdev-e2e: N passed, M failed"; exits non-zero on any failure. Everything runs under
@@ -83,6 +85,11 @@ R=$WORK/root; rm -rf "$R"; mkdir -p "$R"/{bin,proc,sys,dev,tmp,etc,var/cache/fon
 cp "$BUSYBOX" "$R/bin/busybox"
 strip -o "$R/silk" "$SILK" 2>/dev/null || cp "$SILK" "$R/silk"
 ldd "$SILK" | grep -oE '/[^ ]+' | sort -u | while read -r l; do cp -L --parents "$l" "$R/"; done
+# kms-seatd: seatd (the seat daemon) and util-linux's setpriv (busybox's cannot change uid), with their libraries.
+for b in /usr/sbin/seatd /usr/bin/setpriv; do
+  [ -x "$b" ] || continue
+  cp "$b" "$R/bin/"; ldd "$b" | grep -oE '/[^ ]+' | sort -u | while read -r l; do cp -L --parents "$l" "$R/"; done
+done
 mkdir -p "$R/assets"; cp -r "$ROOT/assets/fonts" "$ROOT/assets/photos" "$R/assets/"
 # The Compose table for dead keys (xkbcommon-compose finds it through compose.dir).
 for f in compose.dir locale.alias locale.dir en_US.UTF-8; do
@@ -125,6 +132,34 @@ if grep -q "app=bench" /proc/cmdline; then
   echo "INIT bench json begin"; cat /tmp/bench.json; echo; echo "INIT bench json end"
   echo "INIT done"; while :; do sleep 60; done
 fi
+if grep -q "app=seat" /proc/cmdline; then
+  # Seats without root: seatd as root, the kiosk as user silk (uid 1000) through libseat. The card
+  # and input nodes are root's alone (0600), so only the seat can open them for the app.
+  i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+  for n in 1 2 3 4 5 6 7 8; do echo "SILK SEAT E2E TTY2 LINE $n ################################" > /dev/tty2; done
+  # --wait-for-display with a connector bochs lacks: it waits (one line), and SIGTERM ends the wait.
+  /silk demo kiosk --backend kms --seat direct --connector HDMI-A-1 --wait-for-display >/tmp/wait.log 2>&1 &
+  W=$!; i=0; while ! grep -q "waiting for a display" /tmp/wait.log && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
+  sleep 1; kill -TERM $W; wait $W; rc=$?
+  echo "INIT wait exit=$rc waiting-lines=$(grep -c 'waiting for a display to be connected' /tmp/wait.log) last: $(tail -1 /tmp/wait.log | head -c 240)"
+  echo 'silk:x:1000:1000::/tmp:/bin/sh' >> /etc/passwd; echo 'silk:x:1000:' >> /etc/group
+  chmod 1777 /tmp; chmod 0600 /dev/dri/card0 /dev/input/event*; mkdir -p /run
+  /bin/seatd -g silk >/tmp/seatd.log 2>&1 &
+  i=0; while [ ! -S /run/seatd.sock ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+  echo "INIT seatd socket: $(ls -l /run/seatd.sock)"
+  /bin/setpriv --reuid=1000 --regid=1000 --clear-groups /silk demo kiosk --backend kms --seat libseat --mode 1024x768@60 --clock 09:41:00 &
+  PID=$!
+  i=0; while ! grep -q "^Uid:" /proc/$PID/status 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done
+  sleep 1
+  direct=$(/bin/setpriv --reuid=1000 --regid=1000 --clear-groups /bin/busybox sh -c '{ [ -r /dev/dri/card0 ] || [ -r /dev/input/event0 ]; } && echo allowed || echo denied')
+  echo "INIT seat app uid=$(awk '/^Uid:/{print $2}' /proc/$PID/status) direct=$direct"
+  read -r cmd < /dev/ttyS1; chvt 2; echo "INIT chvt 2 done ($cmd)"
+  read -r cmd < /dev/ttyS1; chvt 1; echo "INIT chvt 1 done ($cmd)"
+  read -r cmd < /dev/ttyS1
+  echo "INIT sending SIGTERM ($cmd)"; kill -TERM $PID; wait $PID; echo "INIT app exit=$?"
+  sed 's/^/INIT seatd: /' /tmp/seatd.log | tail -5
+  echo "INIT done"; while :; do sleep 60; done
+fi
 if grep -q "app=form" /proc/cmdline; then
   # The sign-in form with the on-screen keyboard forced on (the VM has a keyboard device), a still
   # caret, and the us(intl) layout, whose apostrophe is a dead acute.
@@ -157,11 +192,11 @@ if grep -q "app=kms" /proc/cmdline; then
   # 1024x768 mode) back before the process dies. It starts on the host's word, after the host's
   # screendump of the console (started at once, it raced that screendump on a loaded host).
   read -r cmd < /dev/ttyS1
-  /silk demo kiosk --backend kms --buffers 3 --clock 09:41:00 >/tmp/crash.log 2>&1 &
+  /silk demo kiosk --backend kms --kms-api legacy --buffers 3 --clock 09:41:00 >/tmp/crash.log 2>&1 &
   P=$!; i=0; while ! grep -q "kiosk displayed" /tmp/crash.log && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
   echo "INIT crash kiosk displayed"
   read -r cmd < /dev/ttyS1
-  kill -SEGV $P; wait $P; rc=$?; grep -E "^kms: |displayed" /tmp/crash.log | sed 's/^/INIT crash log: /'; echo "INIT crash exit=$rc"
+  kill -SEGV $P; wait $P; rc=$?; grep -E "^kms: |displayed|backend: " /tmp/crash.log | sed 's/^/INIT crash log: /'; echo "INIT crash exit=$rc"
 fi
 echo "INIT done"; while :; do sleep 60; done
 INIT
@@ -206,6 +241,7 @@ run_vm bochs-32bpp bochs "video=${W_}x${H_}"
 run_vm vesafb-16bpp vesa "vga=0x317"
 BUDGET=${FBDEV_E2E_BENCH_TIMEOUT:-90} run_vm bench-bochs bochs "video=${W_}x${H_} app=bench" "$ROOT/Tests/e2e/fbdev_bench_check.py" "$WORK/bench-bochs" "$ROOT"
 BUDGET=${FBDEV_E2E_KMS_TIMEOUT:-180} run_vm kms-bochs bochs "video=${W_}x${H_} app=kms" "$ROOT/Tests/e2e/fbdev_check.py" "$WORK/kms-bochs" "$WORK/reference.png" kms "$ROOT"
+BUDGET=${FBDEV_E2E_SEAT_TIMEOUT:-150} run_vm kms-seatd bochs "video=${W_}x${H_} app=seat" "$ROOT/Tests/e2e/fbdev_seat_check.py" "$WORK/kms-seatd" "$WORK/reference.png"
 BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

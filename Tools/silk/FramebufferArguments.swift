@@ -8,6 +8,9 @@ struct FramebufferArguments: ParsableArguments {
     @Option(help: "KMS: the display mode, WxH or WxH@Hz (default: the connector's preferred mode).") var mode: String?
     @Option(help: "KMS: the connector by name, e.g. HDMI-A-1 (default: the first connected one).") var connector: String?
     @Option(help: "KMS: dumb buffers to cycle through, 2 or 3.") var buffers: Int = 2
+    @Option(help: "KMS: open the card and input devices through a seat: auto (seatd or logind when running, else directly), libseat (required) or direct.") var seat: SeatPolicy = .auto
+    @Option(help: "KMS: modesetting interface: auto (atomic where the driver offers it), atomic or legacy.") var kmsApi: KMSAPI = .auto
+    @Flag(help: "KMS: wait for a display to be connected (at start and after it is unplugged) instead of exiting.") var waitForDisplay = false
     @Option(help: "Rotate the picture (and touches) clockwise: 0, 90, 180 or 270.") var rotate: Int = 0
     @Option(help: "Pan double buffering: auto, on or off.") var pan: FeatureChoice = .auto
     @Option(help: "Pace frames by FBIO_WAITFORVSYNC: auto, on or off (off: a timer).") var vsync: FeatureChoice = .auto
@@ -38,6 +41,9 @@ struct FramebufferArguments: ParsableArguments {
         o.mode = mode.flatMap(KMSModeRequest.init)
         o.rotation = Rotation(degrees: rotate) ?? .none
         o.bufferCount = buffers
+        o.seatPolicy = seat
+        o.api = kmsApi
+        o.waitForDisplay = waitForDisplay
         return o
     }
 
@@ -64,3 +70,5 @@ struct FramebufferArguments: ParsableArguments {
 }
 
 extension FeatureChoice: ExpressibleByArgument {}
+extension SeatPolicy: ExpressibleByArgument {}
+extension KMSAPI: ExpressibleByArgument {}

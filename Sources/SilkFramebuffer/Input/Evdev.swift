@@ -12,13 +12,18 @@ public final class EvdevDevice {
     public let name: String
     public let capabilities: InputCapabilities
     public private(set) var isGrabbed = false
+    /// The seat the device was opened through (nil: opened directly).
+    private let seat: (any DeviceSeat)?
 
-    /// Opens `path` read-only. Permission problems name the group owning the node ("input").
-    public init(path: String) throws(FramebufferError) {
+    /// Opens `path` read-only, or through `seat` when given (seatd/logind: no `input` group
+    /// needed). Permission problems name the group owning the node ("input").
+    public init(path: String, seat: (any DeviceSeat)? = nil) throws(FramebufferError) {
         self.path = path
+        self.seat = seat
         let fd: Int32
         do {
-            fd = try systemCall("open(\(path))") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            if let seat { fd = try seat.openDevice(path) }
+            else { fd = try systemCall("open(\(path))") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } }
         } catch { throw FramebufferError.opening(path, error, defaultGroup: "input") }
         self.fd = fd
         var buffer = [CChar](repeating: 0, count: 256)
@@ -40,7 +45,7 @@ public final class EvdevDevice {
 
     deinit {
         if isGrabbed { _ = silk_ioctl_int(fd, SILK_EVIOCGRAB, 0) }
-        close(fd)
+        if let seat { seat.closeDevice(fd: fd) } else { close(fd) }
     }
 
     /// EVIOCGABS: an absolute axis's range.

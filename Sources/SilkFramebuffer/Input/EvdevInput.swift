@@ -30,6 +30,8 @@ public final class EvdevInput {
     private var keyboardIDs: Set<Int> = []
     /// One line per device event, for logs ("input: /dev/input/event2 'QEMU Virtio Keyboard': keyboard").
     public var log: (String) -> Void = { _ in }
+    /// Opens the devices through this seat (seatd/logind) instead of open(2); set before `start`.
+    public var seat: (any DeviceSeat)?
 
     private let loop: EventLoop
     private var watch: DirectoryWatch?
@@ -87,7 +89,7 @@ public final class EvdevInput {
     private func openDevice(_ name: String) {
         let path = options.directory + "/" + name
         let device: EvdevDevice
-        do { device = try EvdevDevice(path: path) } catch {
+        do { device = try EvdevDevice(path: path, seat: seat) } catch {
             // Permission may come a moment later (udev); IN_ATTRIB retries.
             log("input: \(error)")
             return
