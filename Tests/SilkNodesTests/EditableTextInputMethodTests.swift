@@ -123,5 +123,24 @@ extension PipelineTests {
         f.contentType = TextContentType(purpose: .email, hints: [.latin])
         #expect(f.contentType.purpose == .email && f.contentType.hints == [.latin])
     }
+
+    @Test func theKeyboardTypeAndTheContentTypeDescribeTheSameField() {
+        let (a, _, _) = scene()
+        #expect(a.keyboardType == .text)
+        a.contentType = TextContentType(purpose: .pin, hints: [.hiddenText])
+        #expect(a.keyboardType == .pin)
+        a.contentType = TextContentType(purpose: .phone)
+        #expect(a.keyboardType == .number)
+        a.keyboardType = .text                       // set from code: wins
+        #expect(a.keyboardType == .text && a.contentType.purpose == .phone)
+
+        let (b, _, _) = scene()
+        b.keyboardType = .pin
+        b.isSecureTextEntry = true
+        #expect(b.contentType == TextContentType(purpose: .pin, hints: [.hiddenText, .sensitiveData]))
+        b.keyboardType = .number
+        b.isSecureTextEntry = false
+        #expect(b.contentType == TextContentType(purpose: .number))
+    }
 }
 }

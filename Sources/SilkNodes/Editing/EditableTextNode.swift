@@ -171,13 +171,25 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _isEditable } }
         set { lock.withLock { _isEditable = newValue }; updateAccessibility() }
     }
-    /// The on-screen keyboard this field wants: letters (default), a numeric pad or a PIN pad.
-    /// Any thread.
+    /// The on-screen keyboard this field wants: letters, a numeric pad or a PIN pad. Unless set,
+    /// it follows a `contentType` set from code (`.pin` → the PIN pad; `.number`, `.digits`,
+    /// `.phone` → the numeric pad; anything else: letters), so one property describes the field
+    /// to both the on-screen keyboard and input methods. Any thread.
     public var keyboardType: KeyboardType {
-        get { _keyboardType.withLock { $0 } }
-        set { _keyboardType.withLock { $0 = newValue } }
+        get {
+            lock.withLock {
+                if let explicit = _keyboardType { return explicit }
+                switch _contentType?.purpose {
+                case .pin?: return .pin
+                case .number?, .digits?, .phone?: return .number
+                default: return .text
+                }
+            }
+        }
+        set { lock.withLock { _keyboardType = newValue } }
     }
-    private let _keyboardType = Locked(KeyboardType.text)
+    /// Set from code; nil: derived from `contentType`.
+    private var _keyboardType: KeyboardType?
     /// The caret's colour (default the focus blue). Any thread.
     public var caretColor: Color {
         get { lock.withLock { _caretColor } }
@@ -634,14 +646,20 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     // MARK: Input methods (main thread)
 
     /// What the field is for, told to input methods (fcitx5, IBus through text-input-v3). By
-    /// default derived: `isSecureTextEntry` gives a password with hidden, sensitive text;
-    /// `isMultiline` adds the multiline hint. Setting it overrides that for good. Any thread.
+    /// default derived: a `keyboardType` set from code gives `.pin` or `.number` (hidden and
+    /// sensitive when `isSecureTextEntry`); else `isSecureTextEntry` gives a password with hidden,
+    /// sensitive text; `isMultiline` adds the multiline hint. Setting it overrides that for good. Any thread.
     public var contentType: TextContentType {
         get { lock.withLock { _contentType ?? derivedContentTypeLocked() } }
         set { lock.withLock { _contentType = newValue } }
     }
 
     private func derivedContentTypeLocked() -> TextContentType {
+        switch _keyboardType {
+        case .pin?: return TextContentType(purpose: .pin, hints: _isSecure ? [.hiddenText, .sensitiveData] : [])
+        case .number?: return TextContentType(purpose: .number, hints: _isSecure ? [.hiddenText, .sensitiveData] : [])
+        default: break
+        }
         if _isSecure { return TextContentType(purpose: .password, hints: [.hiddenText, .sensitiveData]) }
         return TextContentType(purpose: .normal, hints: _isMultiline ? [.multiline] : [])
     }
