@@ -163,7 +163,7 @@ bench-peers: build
 bench-smoke:
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
 	@mkdir -p $(OUT)/bench-smoke
-	timeout 120 $(BUILD_DIR)/release/silk bench --quick --json $(OUT)/bench-smoke/quick.json --plot $(OUT)/bench-smoke/quick.png >$(OUT)/bench-smoke/quick.txt
+	timeout 180 $(BUILD_DIR)/release/silk bench --quick --json $(OUT)/bench-smoke/quick.json --plot $(OUT)/bench-smoke/quick.png >$(OUT)/bench-smoke/quick.txt
 	@scripts/validate-bench-json.py $(OUT)/bench-smoke/quick.json
 	@python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); assert d[:8]==b"\x89PNG\r\n\x1a\n", "not a PNG"; print("bench-smoke: plot %dx%d" % struct.unpack(">II", d[16:24]))' $(OUT)/bench-smoke/quick.png
 
