@@ -593,12 +593,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// parent specs for their children. Override `layoutSpecThatFits(_:)` or
     /// `calculateSizeThatFits(_:)` instead of this.
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
-        let version = lock.withLock { _layoutVersion }
         let direction = context.direction
-        // The node's resolved direction, for what it measures and draws (text's natural
+        // The node's resolved direction is kept for what it measures and draws (text's natural
         // alignment); contents drawn in the other direction are stale.
-        let previousDirection = lock.withLock { () -> LayoutDirection in
-            let old = _layoutDirection; _layoutDirection = direction; return old
+        let (version, previousDirection) = lock.withLock { () -> (UInt64, LayoutDirection) in
+            let old = _layoutDirection; _layoutDirection = direction; return (_layoutVersion, old)
         }
         if previousDirection != .inherit && previousDirection != direction && type(of: self).drawsContent { setNeedsDisplay() }
         if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version && $0.direction == direction } }) {

@@ -148,7 +148,7 @@ open class TextNode: DisplayNode, @unchecked Sendable {
 
     /// Measures the text at the constrained width and keeps the layout, so the display job reuses
     /// it when the node ends at that width; the size is rounded up to whole points. The width hugs
-    /// the lines (``TextLayout/fittingWidth``) unless a paragraph is explicitly centred,
+    /// the lines (`TextLayout.fittingWidth`) unless a paragraph is explicitly centred,
     /// right-aligned or justified: natural alignment in either direction does not widen the node
     /// (a right-to-left title in a button stays centred).
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
