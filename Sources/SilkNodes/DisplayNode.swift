@@ -102,6 +102,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     private var _layoutSpecBlock: (@Sendable (DisplayNode, SizeRange) -> any LayoutElement)?
     private var _layoutVersion: UInt64 = 0
     private var _layoutCache: [(range: SizeRange, version: UInt64, direction: LayoutDirection, layout: Layout)] = []
+    private var _layoutDirection = LayoutDirection.inherit   // inherit: not laid out yet
     private var _needsDisplay = true
     private var _interfaceState: InterfaceState = []
     private var _contentsScale: Double = 1
@@ -592,8 +593,13 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// parent specs for their children. Override `layoutSpecThatFits(_:)` or
     /// `calculateSizeThatFits(_:)` instead of this.
     public func calculateLayoutThatFits(_ constrainedSize: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
-        let version = lock.withLock { _layoutVersion }
         let direction = context.direction
+        // The node's resolved direction is kept for what it measures and draws (text's natural
+        // alignment); contents drawn in the other direction are stale.
+        let (version, previousDirection) = lock.withLock { () -> (UInt64, LayoutDirection) in
+            let old = _layoutDirection; _layoutDirection = direction; return (_layoutVersion, old)
+        }
+        if previousDirection != .inherit && previousDirection != direction && type(of: self).drawsContent { setNeedsDisplay() }
         if let hit = lock.withLock({ _layoutCache.first { $0.range == constrainedSize && $0.version == version && $0.direction == direction } }) {
             return hit.layout.attached(to: self)
         }
@@ -613,6 +619,15 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
             }
         }
         return layout
+    }
+
+    /// The inline direction this node was last laid out in: its `style.direction` resolved against
+    /// its parent's (or the pass's default, `LayoutDirection.applicationDefault` for a window's
+    /// tree), `.ltr` or `.rtl`. Before its first layout, its own `style.direction` resolved
+    /// against the application default. Text nodes align `natural` paragraphs by it. Any thread.
+    public var layoutDirection: LayoutDirection {
+        let d = lock.withLock { _layoutDirection }
+        return d != .inherit ? d : style.direction.resolved(parent: .applicationDefault)
     }
 
     /// The first and last text baselines of this node measured at `width` (after

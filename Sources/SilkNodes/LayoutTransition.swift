@@ -162,7 +162,8 @@ extension DisplayNode {
         scheduler.beginBackgroundWork()
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let result: Result<Layout, any Error>
-            do { result = .success(try self.layoutThatFits(SizeRange(exactly: size))) } catch { result = .failure(error) }
+            do { result = .success(try self.layoutThatFits(SizeRange(exactly: size),
+                                                                 context: LayoutContext(direction: self.supernode?.layoutDirection ?? .applicationDefault))) } catch { result = .failure(error) }
             let measured = LayoutBox(result: result)
             scheduler.endBackgroundWork { [self] in
                 // A newer transitionLayout call measures again: this one is dropped.

@@ -119,18 +119,22 @@ open class TextNode: DisplayNode, @unchecked Sendable {
         let token: AttributedText?
         let maximumLines: Int
         let mode: TruncationMode
+        /// The node's layout direction: where `natural` paragraphs are aligned.
+        let direction: WritingDirection
 
         func layout(width: Double) -> TextLayout {
             TextLayout(text: text, constrainedTo: Size(width: width, height: .infinity), maximumLines: maximumLines,
-                       truncationToken: token, truncationMode: mode)
+                       truncationToken: token, truncationMode: mode, layoutDirection: direction)
         }
     }
 
-    /// The inputs and, when it was measured at `width`, the cached layout.
+    /// The inputs and, when it was measured at `width` in the node's direction, the cached layout.
     private func layoutInputs(width: Double) -> (LayoutInputs, cached: TextLayout?) {
-        lock.withLock {
-            let inputs = LayoutInputs(text: _text, token: _truncationToken, maximumLines: _maximumLines, mode: _truncationMode)
-            return (inputs, _measured.flatMap { $0.constrainedSize.width == width ? $0 : nil })
+        let direction: WritingDirection = layoutDirection == .rtl ? .rightToLeft : .leftToRight
+        return lock.withLock {
+            let inputs = LayoutInputs(text: _text, token: _truncationToken, maximumLines: _maximumLines, mode: _truncationMode,
+                                      direction: direction)
+            return (inputs, _measured.flatMap { $0.constrainedSize.width == width && $0.layoutDirection == direction ? $0 : nil })
         }
     }
 
@@ -143,10 +147,13 @@ open class TextNode: DisplayNode, @unchecked Sendable {
     }
 
     /// Measures the text at the constrained width and keeps the layout, so the display job reuses
-    /// it when the node ends at that width; the size is rounded up to whole points.
+    /// it when the node ends at that width; the size is rounded up to whole points. The width hugs
+    /// the lines (`TextLayout.fittingWidth`) unless a paragraph is explicitly centred,
+    /// right-aligned or justified: natural alignment in either direction does not widen the node
+    /// (a right-to-left title in a button stays centred).
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
         let layout = layout(forWidth: constrainedSize.width)
-        return Size(width: min(layout.size.width.rounded(.up), constrainedSize.width), height: layout.size.height.rounded(.up))
+        return Size(width: min(layout.fittingWidth.rounded(.up), constrainedSize.width), height: layout.size.height.rounded(.up))
     }
 
     /// The text's first and last baselines at `width` (the measured layout, reused).

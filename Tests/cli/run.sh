@@ -237,6 +237,20 @@ if timeout 60 env -u WAYLAND_DISPLAY "$silk" demo kiosk --backend headless --clo
    && grep -q "kiosk: screen detail: Seven-spot ladybird" "$tmp/log" && grep -q "kiosk: screen about" "$tmp/log" \
    && grep -q "kiosk: screen home" "$tmp/log" && cmp -s "$tmp/tour.png" "$tmp/kiosk-home.png"; then ok
 else bad "demo kiosk --script (tour): $(grep kiosk: "$tmp/log" | tail -4)"; fi
+# Right to left (--rtl): the kiosk demo's screen is the mirrored Hebrew snapshot; the rainforest
+# snapshot mirrors; other scenes and demos refuse the flag.
+SILK_KIOSK_CLOCK=09:41:00 timeout 60 "$silk" snapshot kiosk --rtl --out "$tmp/kiosk-rtl.png" >/dev/null 2>&1
+if timeout 60 env -u WAYLAND_DISPLAY "$silk" demo kiosk --rtl --backend headless --clock 09:41:00 --seconds 4 --out "$tmp/kiosk-rtl-demo.png" >"$tmp/log" 2>&1 \
+   && grep -q "kiosk displayed" "$tmp/log" && cmp -s "$tmp/kiosk-rtl-demo.png" "$tmp/kiosk-rtl.png" && ! cmp -s "$tmp/kiosk-rtl.png" "$tmp/kiosk-home.png"; then ok
+else bad "demo kiosk --rtl: $(tail -2 "$tmp/log")"; fi
+timeout 60 "$silk" snapshot rainforest --out "$tmp/rf.png" >/dev/null 2>&1
+if timeout 60 "$silk" snapshot rainforest --rtl --out "$tmp/rf-rtl.png" >/dev/null 2>&1 && [ -s "$tmp/rf-rtl.png" ] && ! cmp -s "$tmp/rf.png" "$tmp/rf-rtl.png"; then ok
+else bad "snapshot rainforest --rtl"; fi
+if timeout 60 env -u WAYLAND_DISPLAY SILK_NO_FADE=1 "$silk" demo rainforest --rtl --no-scroll --backend headless --seconds 3 --out "$tmp/rf-rtl-demo.png" >"$tmp/log" 2>&1 \
+   && [ -s "$tmp/rf-rtl-demo.png" ]; then ok
+else bad "demo rainforest --rtl: $(tail -2 "$tmp/log")"; fi
+expect_refusal rtl-snapshot-card "--rtl: only rainforest and kiosk have a right-to-left version, not card" -- snapshot card --rtl
+expect_refusal rtl-demo-layers "--rtl: only rainforest and kiosk have a right-to-left version, not layers" -- demo layers --rtl --backend headless
 # silk layout: a million children are refused before the memory is spent; a 2 MB bad value is
 # quoted as an excerpt.
 python3 - "$tmp" <<'PY'

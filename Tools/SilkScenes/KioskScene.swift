@@ -11,6 +11,9 @@ import SilkRaster
 /// - "Previous"/"Next" move the selection, "Details" opens the selected exhibit in the status line;
 /// - the list (a `TableNode`) scrolls with ↑/↓, Page Up/Down, the wheel or a finger drag.
 /// Frames are computed from the screen size (any size works; the layout is a fixed grid).
+/// Right to left (`rightToLeft: true`, `silk demo kiosk --rtl`) the dashboard is in Hebrew and
+/// its root's `style.direction` is `.rtl`: the grid, header and buttons mirror through the
+/// absolute spec, text aligns right, and ←/→ swap.
 public final class KioskNode: DisplayNode, @unchecked Sendable {
     public static let headerColor = Color(rgb: 0x1b4332)
     public static let backgroundColor = Color(rgb: 0xf1f5ee)
@@ -24,6 +27,8 @@ public final class KioskNode: DisplayNode, @unchecked Sendable {
     public let nextButton = ButtonNode()
     public let detailsButton = ButtonNode()
     public private(set) var selectedIndex = 0
+    /// The dashboard's words (English, or Hebrew right to left).
+    public let strings: KioskStrings
     /// Called on the main thread whenever the selection or status changes (logs, tests).
     public var onChange: (@Sendable (String) -> Void)?
     /// Called on the main thread when Details is pressed, with the selected exhibit (the kiosk
@@ -32,26 +37,25 @@ public final class KioskNode: DisplayNode, @unchecked Sendable {
 
     /// Builds the dashboard for a screen of `viewport` points; call off main if you like (nodes
     /// are thread-safe).
-    public init(viewport: Size) {
+    public init(viewport: Size, rightToLeft: Bool = false) {
         self.viewport = viewport
-        let entries = RainforestCatalog.entries
-        tiles = (0..<4).map { KioskTileNode(entry: entries[$0], index: $0) }
-        list = KioskListNode(items: (0..<40).map { i in
-            let e = entries[i % entries.count]
-            return "\(i + 1). \(e.title) — hall \(["A", "B", "C", "D"][i % 4]), \(10 + (i * 7) % 50) min"
-        })
+        let strings = rightToLeft ? KioskStrings.hebrew : KioskStrings.english
+        self.strings = strings
+        tiles = (0..<4).map { KioskTileNode(title: strings.exhibitTitle($0), photoPath: RainforestCatalog.entries[$0].photoPath, index: $0) }
+        list = KioskListNode(items: (0..<40).map { strings.listLine($0) })
         super.init()
         name = "kiosk"
+        if rightToLeft { style.direction = .rtl }
         backgroundColor = KioskNode.backgroundColor
         isOpaque = true
 
         let header = DisplayNode()
         header.backgroundColor = KioskNode.headerColor
         header.isOpaque = true
-        titleNode.attributedText = AttributedText("Silk Botanical Garden", attributes: TextAttributes(fontSize: 30, fontWeight: .bold, color: .white))
+        titleNode.attributedText = AttributedText(strings.title, attributes: TextAttributes(fontSize: 30, fontWeight: .bold, color: .white))
         statusNode.maximumNumberOfLines = 1
         for (i, b) in [previousButton, nextButton, detailsButton].enumerated() {
-            let label = ["◀ Previous", "Next ▶", "Details"][i]
+            let label = [strings.previous, strings.next, strings.details][i]
             b.setTitle(label, attributes: TextAttributes(fontSize: 20, fontWeight: .bold, color: .white))
             b.setBackgroundColor(Color(rgb: 0x2d6a4f), for: .normal)
             b.setBackgroundColor(Color(rgb: 0x081c15), for: .highlighted)
@@ -64,7 +68,7 @@ public final class KioskNode: DisplayNode, @unchecked Sendable {
             guard let self else { return }
             if let open = self.onDetails { open(self.selectedIndex); return }
             let e = RainforestCatalog.entries[self.selectedIndex]
-            self.setStatus("\(e.title): \(e.description)")
+            self.setStatus("\(self.strings.exhibitTitle(self.selectedIndex)): \(e.description)")
         }
         for t in tiles {
             t.addTarget(for: .primaryActionTriggered) { [weak self, weak t] _, _ in if let t { self?.select(t.index) } }
@@ -102,10 +106,12 @@ public final class KioskNode: DisplayNode, @unchecked Sendable {
         AbsoluteLayoutSpec(children: subnodes)
     }
 
-    /// Shows `text` in the clock (main thread or any: nodes are thread-safe).
+    /// Shows `text` in the clock (main thread or any: nodes are thread-safe), aligned to the
+    /// header's end edge (CSS `text-align: end`: left when right to left).
     public func setClock(_ text: String) {
         clockNode.attributedText = AttributedText(text, attributes: TextAttributes(
-            fontFamily: "DejaVu Sans", fontSize: 32, fontWeight: .bold, color: .white, alignment: .right))
+            fontFamily: "DejaVu Sans", fontSize: 32, fontWeight: .bold, color: .white,
+            alignment: style.direction == .rtl ? .left : .right))
     }
 
     public func setStatus(_ text: String) {
@@ -116,16 +122,17 @@ public final class KioskNode: DisplayNode, @unchecked Sendable {
     public func select(_ index: Int, announce: Bool = true) {
         selectedIndex = index
         for t in tiles { t.isSelected = t.index == index }
-        let title = RainforestCatalog.entries[index].title
-        if announce { setStatus("Selected: \(title)") } else {
-            statusNode.attributedText = AttributedText("Selected: \(title)", attributes: TextAttributes(fontSize: 18, color: Color(rgb: 0x1b4332)))
+        let status = strings.selected + strings.exhibitTitle(index)
+        if announce { setStatus(status) } else {
+            statusNode.attributedText = AttributedText(status, attributes: TextAttributes(fontSize: 18, color: Color(rgb: 0x1b4332)))
         }
     }
 
     public override func keyDown(_ key: KeyInput) -> Bool {
+        // Right to left the tiles run leftwards, so ← goes to the next one.
+        let forward: Key = style.direction == .rtl ? .left : .right
         switch key.key {
-        case .left: select((selectedIndex + 3) % 4); return true
-        case .right: select((selectedIndex + 1) % 4); return true
+        case .left, .right: select((selectedIndex + (key.key == forward ? 1 : 3)) % 4); return true
         case .up: list.scroll(by: -list.rowHeight); return true
         case .down: list.scroll(by: list.rowHeight); return true
         case .pageUp: list.scroll(by: -list.bounds.height * 0.9); return true
@@ -146,25 +153,26 @@ public final class KioskNode: DisplayNode, @unchecked Sendable {
 public final class KioskTileNode: ControlNode, @unchecked Sendable {
     public let index: Int
     public let photo = ImageNode()
-    let caption = TextNode()
+    /// The exhibit's title on the band at the bottom.
+    public let caption = TextNode()
     let band = DisplayNode()
     /// Drawn over the photo: the selection border (a layer border is drawn under the sublayers).
     let selectionFrame = DisplayNode()
 
-    init(entry: RainforestEntry, index: Int) {
+    init(title: String, photoPath: String?, index: Int) {
         self.index = index
         super.init()
         name = "tile \(index)"
         backgroundColor = Color(rgb: 0x2d6a4f)
         isOpaque = true
         clipsToBounds = true
-        photo.imagePath = entry.photoPath
+        photo.imagePath = photoPath
         photo.contentMode = .aspectFill
         photo.placeholderEnabled = true
         photo.placeholderColor = Color(white: 0.8)
         photo.placeholderFadeDuration = 0
         band.backgroundColor = Color(white: 0, alpha: 0.55)
-        caption.attributedText = AttributedText(entry.title, attributes: TextAttributes(fontSize: 22, fontWeight: .bold, color: .white))
+        caption.attributedText = AttributedText(title, attributes: TextAttributes(fontSize: 22, fontWeight: .bold, color: .white))
         caption.maximumNumberOfLines = 1
         for n in [photo, band, caption, selectionFrame] as [DisplayNode] { n.isUserInteractionEnabled = false; addSubnode(n) }
     }
@@ -236,13 +244,48 @@ final class KioskRowNode: CellNode, @unchecked Sendable {
     }
 }
 
+/// The kiosk dashboard's words in one language: a small table, English and Hebrew (the right-to-
+/// left demo). Exhibit titles follow `RainforestCatalog.entries`; descriptions stay English.
+public struct KioskStrings: Sendable {
+    /// The header's title.
+    public let title: String
+    /// The three buttons' titles (the arrows point the way the tiles run).
+    public let previous, next, details: String
+    /// Put before an exhibit's title in the status line.
+    public let selected: String
+    /// The catalogue's titles, in its order.
+    public let exhibits: [String]
+    /// The list's words for "hall" and minutes.
+    public let hall, minutes: String
+
+    /// The title of catalogue entry `index` (wrapping around).
+    public func exhibitTitle(_ index: Int) -> String { exhibits[index % exhibits.count] }
+
+    /// Row `i` of the exhibits list: "1. Title — hall A, 10 min".
+    public func listLine(_ i: Int) -> String {
+        "\(i + 1). \(exhibitTitle(i)) — \(hall) \(["A", "B", "C", "D"][i % 4]), \(10 + (i * 7) % 50) \(minutes)"
+    }
+
+    /// The dashboard in English (left to right).
+    public static let english = KioskStrings(
+        title: "Silk Botanical Garden", previous: "◀ Previous", next: "Next ▶", details: "Details", selected: "Selected: ",
+        exhibits: RainforestCatalog.entries.map(\.title), hall: "hall", minutes: "min")
+    /// The dashboard in Hebrew (right to left: "previous" points right, "next" left).
+    public static let hebrew = KioskStrings(
+        title: "הגן הבוטני של Silk", previous: "▶ הקודם", next: "הבא ◀", details: "פרטים", selected: "נבחר: ",
+        exhibits: ["פרת משה רבנו", "עלי מונסון", "עורקי עלה", "חרצית צהובה", "טגטס", "זרעי שן הארי", "טיפת גשם", "עשב חולות"],
+        hall: "אולם", minutes: "דק׳")
+}
+
 /// `silk snapshot kiosk`: the dashboard once displayed, the clock at `clock` (default 09:41:00
-/// or `$SILK_KIOSK_CLOCK`), so that snapshots are reproducible.
+/// or `$SILK_KIOSK_CLOCK`), so that snapshots are reproducible; `rightToLeft`: the Hebrew,
+/// mirrored dashboard (`--rtl`).
 public enum KioskScene {
     public static let defaultSize = Size(width: 1280, height: 720)
-    public static func render(size: Size = defaultSize, scale: Double = 1, clock: String? = nil) throws -> Bitmap {
+    public static func render(size: Size = defaultSize, scale: Double = 1, clock: String? = nil,
+                              rightToLeft: Bool = false) throws -> Bitmap {
         guard RainforestCatalog.entries[0].photoPath != nil else { throw SceneError("kiosk: assets/photos not found") }
-        let node = NodeSnapshot.buildInBackground { KioskNode(viewport: size) }
+        let node = NodeSnapshot.buildInBackground { KioskNode(viewport: size, rightToLeft: rightToLeft) }
         node.setClock(clock ?? ProcessInfo.processInfo.environment["SILK_KIOSK_CLOCK"] ?? "09:41:00")
         return try NodeSnapshot.render(node, size: size, scale: scale, background: KioskNode.backgroundColor)
     }

@@ -86,16 +86,23 @@ public enum RainforestScene {
 
     /// Builds the list; its node blocks make and measure the cards on background queues (text
     /// shaping included), as Texture does, and the call waits for them: the main thread's first
-    /// pass then finds every layout measured and only applies frames.
-    public static func makeList(count: Int = 200, viewport: Size, scale: Double) -> RainforestListNode {
-        let list = NodeSnapshot.buildInBackground { RainforestListNode(count: count, viewport: viewport, scale: scale) }
+    /// pass then finds every layout measured and only applies frames. `rightToLeft` sets the
+    /// list's `style.direction` to `.rtl` before the cards are made: the grid starts at the right
+    /// and each card mirrors (title at its right, text aligned right); the texts stay English.
+    public static func makeList(count: Int = 200, viewport: Size, scale: Double, rightToLeft: Bool = false) -> RainforestListNode {
+        let list = NodeSnapshot.buildInBackground { () -> RainforestListNode in
+            let list = RainforestListNode(count: count, viewport: viewport, scale: scale)
+            if rightToLeft { list.style.direction = .rtl }
+            return list
+        }
         list.loadNow()
         return list
     }
 
-    public static func render(size: Size = defaultSize, scale: Double = 1, offset: Double = 0) throws -> Bitmap {
+    public static func render(size: Size = defaultSize, scale: Double = 1, offset: Double = 0,
+                              rightToLeft: Bool = false) throws -> Bitmap {
         guard RainforestCatalog.entries[0].photoPath != nil else { throw SceneError("rainforest: assets/photos not found") }
-        let list = makeList(viewport: size, scale: scale)
+        let list = makeList(viewport: size, scale: scale, rightToLeft: rightToLeft)
         return try NodeSnapshot.render(list, size: size, scale: scale, background: Color(rgb: 0x1f2a22)) { list.scroll(to: offset) }
     }
 }

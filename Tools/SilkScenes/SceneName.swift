@@ -34,15 +34,23 @@ public enum SceneName: String, CaseIterable, Sendable {
         }
     }
 
+    /// Scenes with a right-to-left version (`silk snapshot SCENE --rtl`).
+    public static let rightToLeftScenes: [SceneName] = [.rainforest, .kiosk]
+
+    /// Renders `scene`; `rightToLeft` (only for ``rightToLeftScenes``) mirrors it, in Hebrew
+    /// where it has words of its own.
     public static func render(_ scene: SceneName, size: Size?, scale: Double,
-                              imagePath: String? = nil, textFile: String? = nil) throws -> Bitmap {
+                              imagePath: String? = nil, textFile: String? = nil, rightToLeft: Bool = false) throws -> Bitmap {
         let size = size ?? scene.defaultSize
+        if rightToLeft && !rightToLeftScenes.contains(scene) {
+            throw SceneError("--rtl: only \(rightToLeftScenes.map(\.rawValue).joined(separator: " and ")) have a right-to-left version, not \(scene.rawValue)")
+        }
         switch scene {
         case .card: return try CardScene.render(size: size, scale: scale)
-        case .kiosk: return try KioskScene.render(size: size, scale: scale)
+        case .kiosk: return try KioskScene.render(size: size, scale: scale, rightToLeft: rightToLeft)
         case .feed: return try FeedScene.render(size: size, scale: scale)
         case .controls: return try ControlsScene.render(size: size, scale: scale)
-        case .rainforest: return try RainforestScene.render(size: size, scale: scale)
+        case .rainforest: return try RainforestScene.render(size: size, scale: scale, rightToLeft: rightToLeft)
         case .shapes: return try ShapesScene.render(size: size, scale: scale)
         case .image:
             guard let imagePath else { throw SceneError("image: --image PATH is required") }

@@ -53,6 +53,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Form: fill the fields from code, \"NAME|EMAIL|PIN\" (reference screens).") var formFill: String?
     @Option(help: "Form: the node focused at start: name, email, pin, submit or none.") var formFocus: String = "name"
     @Option(help: "Form: on-screen keyboard layouts from xkb after XKB_DEFAULT_LAYOUT, comma-separated (de,ru,he); the PIN field gets the PIN pad.") var keyboardLayouts: String?
+    @Flag(help: "rainforest, kiosk: right to left, as in a Hebrew locale (mirrored; the kiosk's dashboard in Hebrew).") var rtl = false
     @Option(help: "Play timed input from this file once the demo runs: tap X Y, drag X1 Y1 X2 Y2 MS, key NAME, type TEXT, wait MS (docs/navigation.md).") var script: String?
 
     /// `--keyboard-layouts` split at commas (spaces dropped), nil when not given.
@@ -74,6 +75,11 @@ struct DemoCommand: ParsableCommand {
         }
         if let script {
             do { _ = try InputScript(contentsOf: script) } catch { fail("--script \(script): \(error)") }
+        }
+        if rtl {
+            guard name == .rainforest || name == .kiosk else { fail("--rtl: only rainforest and kiosk have a right-to-left version, not \(name.rawValue)") }
+            // The whole app, as if started in a right-to-left locale (screens the kiosk pushes too).
+            LayoutDirection.applicationDefault = .rtl
         }
         let status = MainActor.assumeIsolated { runOnMain(backend) }
         Foundation.exit(status)
@@ -116,12 +122,13 @@ struct DemoCommand: ParsableCommand {
         case .rainforest:
             guard RainforestCatalog.entries[0].photoPath != nil else { fail("demo rainforest: assets/photos not found (set SILK_ASSETS)") }
             // The window's size and scale, which a compositor may have chosen (not the flags).
-            let root = DemoRootNode(content: RainforestScene.makeList(viewport: window.size, scale: window.scale))
+            let rtl = self.rtl
+            let root = DemoRootNode(content: RainforestScene.makeList(viewport: window.size, scale: window.scale, rightToLeft: rtl))
             window.setRootNode(root)
             root.list?.scroll(to: 0)
             // A resize builds the grid again for the new width (columns depend on it).
             window.onResize = { size, scale in
-                let list = RainforestScene.makeList(viewport: size, scale: scale)
+                let list = RainforestScene.makeList(viewport: size, scale: scale, rightToLeft: rtl)
                 list.scroll(to: 0)
                 root.content = list
             }
@@ -135,7 +142,8 @@ struct DemoCommand: ParsableCommand {
         case .kiosk:
             guard RainforestCatalog.entries[0].photoPath != nil else { fail("demo kiosk: assets/photos not found (set SILK_ASSETS)") }
             let viewport = window.size
-            let kiosk = NodeSnapshot.buildInBackground { KioskNode(viewport: viewport) }
+            let rtl = self.rtl
+            let kiosk = NodeSnapshot.buildInBackground { KioskNode(viewport: viewport, rightToLeft: rtl) }
             kiosk.onChange = { print("kiosk: \($0)"); fflush(nil) }
             // The dashboard is the home of a multi-screen app: Details pushes an exhibit's screen
             // (tabs, an About dialog); Escape, ◀ Back or an edge swipe return.

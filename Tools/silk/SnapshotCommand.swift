@@ -17,16 +17,21 @@ struct SnapshotCommand: ParsableCommand {
     @Option(help: "Output PNG path.") var out: String?
     @Option(name: .customLong("image"), help: "For the image scene: the image file to draw.") var imagePath: String?
     @Option(name: .customLong("text-file"), help: "For the text scene: a text file to lay out.") var textFile: String?
+    @Flag(help: "rainforest, kiosk: right to left (mirrored; the kiosk in Hebrew).") var rtl = false
 
     func run() throws {
         guard scale.isFinite, scale >= 0.1, scale <= 8 else {
             fail("--scale \(scale): must be a number between 0.1 and 8")
         }
+        if rtl && !SceneName.rightToLeftScenes.contains(scene) {
+            fail("--rtl: only \(SceneName.rightToLeftScenes.map(\.rawValue).joined(separator: " and ")) have a right-to-left version, not \(scene.rawValue)")
+        }
         let path = out ?? "out/\(scene.rawValue).png"
         // An output that cannot be written is reported before rendering, not after.
         do { try checkOutputPath(path, option: "--out") } catch { fail(error.message) }
         do {
-            let bitmap = try SceneName.render(scene, size: size?.size, scale: scale, imagePath: imagePath, textFile: textFile)
+            let bitmap = try SceneName.render(scene, size: size?.size, scale: scale, imagePath: imagePath, textFile: textFile,
+                                             rightToLeft: rtl)
             try bitmap.writePNG(to: path)
             print("\(scene.rawValue): wrote \(path) (\(bitmap.width)×\(bitmap.height) px)")
         } catch let error as RasterError {

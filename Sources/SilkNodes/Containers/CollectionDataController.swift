@@ -86,8 +86,9 @@ final class CollectionDataController {
         }
         pendingUpdateCount += 1
         let carried = UncheckedBox((newSections, completions))
+        let direction = collection.layoutDirection
         enqueue { [jobs] in
-            .update(sections: carried.value.0, jobs: jobs, results: CollectionDataController.measure(jobs), animated: animated,
+            .update(sections: carried.value.0, jobs: jobs, results: CollectionDataController.measure(jobs, direction: direction), animated: animated,
                     viewport: viewport, completions: carried.value.1)
         }
     }
@@ -101,7 +102,8 @@ final class CollectionDataController {
             materializing.insert(ObjectIdentifier(item))
             return MeasureJob(item: item, block: item.block, node: nil, range: item.range)
         }
-        enqueue { .materialize(jobs: jobs, results: CollectionDataController.measure(jobs)) }
+        let direction = collection.layoutDirection
+        enqueue { .materialize(jobs: jobs, results: CollectionDataController.measure(jobs, direction: direction)) }
     }
 
     private func enqueue(_ work: @escaping @Sendable () -> PreparedWork) {
@@ -116,15 +118,16 @@ final class CollectionDataController {
         }
     }
 
-    /// Creates (runs blocks) and measures, concurrently across the display queues' cores.
-    static func measure(_ jobs: [MeasureJob]) -> [MeasureResult] {
+    /// Creates (runs blocks) and measures, concurrently across the display queues' cores, in the
+    /// container's layout `direction` (items inherit it as children of a spec would).
+    static func measure(_ jobs: [MeasureJob], direction: LayoutDirection) -> [MeasureResult] {
         guard !jobs.isEmpty else { return [] }
         let results = Locked<[MeasureResult?]>(Array(repeating: nil, count: jobs.count))
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
             let job = jobs[i]
             let node = job.node ?? job.block!()
             let version = node.layoutVersion
-            let layout = try? node.layoutThatFits(job.range)
+            let layout = try? node.layoutThatFits(job.range, context: LayoutContext(direction: direction))
             results.withLock { $0[i] = MeasureResult(node: node, layout: layout, version: version, created: job.node == nil) }
         }
         return results.current.map { $0! }
@@ -227,6 +230,12 @@ extension CollectionNode {
         if frames.count != flat.count {
             // A layout that returned the wrong number of frames: stack the rest at the origin.
             frames = Array(frames.prefix(flat.count)) + Array(repeating: .zero, count: max(0, flat.count - frames.count))
+        }
+        // Right to left, a vertically scrolling layout is mirrored: the first column is at the
+        // right, as a browser's grid in `direction: rtl`.
+        if layoutDirection == .rtl && !scrollableDirections.contains(.horizontal) {
+            let width = max(result.contentSize.width, viewport.width)
+            frames = frames.map { Rect(x: width - $0.maxX, y: $0.minY, width: $0.width, height: $0.height) }
         }
         frameIndex = ItemFrameIndex(frames: frames, vertical: scrollableDirections.contains(.vertical))
         contentSize = result.contentSize

@@ -362,7 +362,7 @@ extension CollectionNode {
     func remeasureOnMain(_ item: CollectionItem) -> Bool {
         guard let node = item.node else { return false }
         let version = node.layoutVersion
-        let layout = try? node.layoutThatFits(item.range)
+        let layout = try? node.layoutThatFits(item.range, context: LayoutContext(direction: layoutDirection))
         let old = item.size
         item.layout = layout
         item.layoutVersion = version

@@ -288,7 +288,7 @@ public final class ScreenContainerNode: DisplayNode, @unchecked Sendable {
         case .centred, .bottom:
             let maxSize = Size(width: size.width * (slot.placement == .bottom ? 1 : 0.9), height: size.height * 0.9)
             let minSize = Size(width: slot.placement == .bottom ? maxSize.width : 0, height: 0)
-            let measured = (try? child.layoutThatFits(SizeRange(min: minSize, max: maxSize)).size) ?? maxSize
+            let measured = (try? child.layoutThatFits(SizeRange(min: minSize, max: maxSize), context: LayoutContext(direction: layoutDirection)).size) ?? maxSize
             let s = Size(width: min(measured.width, maxSize.width), height: min(measured.height, maxSize.height))
             let x = slot.placement == .bottom ? 0 : (size.width - s.width) / 2
             let y = slot.placement == .bottom ? size.height - s.height : (size.height - s.height) / 2
@@ -301,7 +301,7 @@ public final class ScreenContainerNode: DisplayNode, @unchecked Sendable {
         guard bounds.width > 0, bounds.height > 0 else { return }
         let f = frame(for: child)
         child.frame = f
-        if let layout = try? child.layoutThatFits(SizeRange(exactly: f.size)) { NodePass.apply(layout, to: child) }
+        if let layout = try? child.layoutThatFits(SizeRange(exactly: f.size), context: LayoutContext(direction: layoutDirection)) { NodePass.apply(layout, to: child) }
     }
 
     /// The interface state `child` gets: the container's own, or only `measureLayout` when hidden.

@@ -124,6 +124,15 @@ public struct TextLayout: Sendable {
     /// The size that fits: the widest line (or the constrained width when some line is centred,
     /// right-aligned, justified or right-to-left in a finite width) by the sum of line heights.
     public let size: Size
+    /// The width a view that sizes itself to the text takes (a `TextNode`): the widest line, or
+    /// the constrained width when some paragraph is explicitly centred, right-aligned or justified
+    /// in a finite width. Natural alignment hugs the lines whatever the direction, so a
+    /// right-to-left title is not widened to its container (the view is drawn again at its final
+    /// width, where natural alignment places the lines).
+    public let fittingWidth: Double
+    /// The inline direction of the context the text sits in, which decides where
+    /// ``TextAlignment/natural`` puts lines (see ``init(text:constrainedTo:maximumLines:truncationToken:truncationMode:keepsTrailingWhitespace:layoutDirection:fonts:)``).
+    public let layoutDirection: WritingDirection
     /// True when lines, height or `maximumLength` hid some of the text.
     public let isTruncated: Bool
     let links: [TextLink]
@@ -140,9 +149,16 @@ public struct TextLayout: Sendable {
     /// last line ends (tail), starts (head) or is split (middle) with `truncationToken`, by
     /// default "…" in the attributes of the last visible character. `keepsTrailingWhitespace`:
     /// spaces at the end of a paragraph take room on its last line (for editing).
+    /// `layoutDirection` is the inline direction of the context (a view's layout direction):
+    /// paragraphs aligned ``TextAlignment/natural`` (and the last lines of justified ones) go to
+    /// the left in `.leftToRight` and to the right in `.rightToLeft`, as CSS `text-align: start`
+    /// follows `direction`; with `.natural` (the default, no context) each follows its own bidi
+    /// direction. Explicit `left`, `right` and `center` stay as given, and the paragraphs' bidi
+    /// base direction still comes from ``TextAttributes/baseWritingDirection``.
     public init(text: AttributedText, constrainedTo constraint: Size, maximumLines: Int = 0,
                 truncationToken: AttributedText? = nil, truncationMode: TruncationMode = .tail,
-                keepsTrailingWhitespace: Bool = false, fonts: FontDatabase = .shared) {
+                keepsTrailingWhitespace: Bool = false, layoutDirection: WritingDirection = .natural,
+                fonts: FontDatabase = .shared) {
         var text = text
         var cutByLength = false
         if text.scalarCount > TextLayout.maximumLength {
@@ -151,6 +167,7 @@ public struct TextLayout: Sendable {
         }
         self.text = text
         constrainedSize = constraint
+        self.layoutDirection = layoutDirection
         let maxWidth = constraint.width >= 0 && constraint.width.isFinite ? constraint.width : .infinity
         let maxHeight = constraint.height >= 0 && constraint.height.isFinite ? constraint.height : .infinity
         let lineLimit = maximumLines > 0 ? maximumLines : Int.max
@@ -297,7 +314,7 @@ public struct TextLayout: Sendable {
         // Vertical placement and alignment.
         let widest = built.map(\.draft.width).max() ?? 0
         let alignWidth = maxWidth.isFinite ? maxWidth : widest
-        var usesFullWidth = false
+        var usesFullWidth = false, explicitFullWidth = false
         var y = 0.0
         var lines: [TextLine] = []
         lines.reserveCapacity(built.count)
@@ -306,17 +323,25 @@ public struct TextLayout: Sendable {
             let natural = d.ascent + d.descent + d.gap
             let h = natural * para.attributes.effectiveLineHeightMultiple
             let baseline = y + (h - d.ascent - d.descent) / 2 + d.ascent
+            // Natural alignment (and a justified paragraph's last line) starts at the context's
+            // start edge, or at the paragraph's own when there is no context.
+            let naturalRight: Bool
+            switch layoutDirection {
+            case .leftToRight: naturalRight = false
+            case .rightToLeft: naturalRight = true
+            case .natural: naturalRight = para.rightToLeft
+            }
             var x = 0.0
             switch para.attributes.alignment {
             case .left: x = 0
             case .right: x = alignWidth - d.width
             case .center: x = (alignWidth - d.width) / 2
-            case .natural, .justified: x = para.rightToLeft ? alignWidth - d.width : 0
+            case .natural, .justified: x = naturalRight ? alignWidth - d.width : 0
             }
-            if para.attributes.alignment == .center || para.attributes.alignment == .right || para.rightToLeft
-                || (para.attributes.alignment == .justified && !b.last) {
-                usesFullWidth = true
-            }
+            let explicit = para.attributes.alignment == .center || para.attributes.alignment == .right
+                || (para.attributes.alignment == .justified && !b.last)
+            if explicit || para.rightToLeft || naturalRight { usesFullWidth = true }
+            if explicit { explicitFullWidth = true }
             lines.append(TextLine(characterRange: d.characterRange, rect: Rect(x: x, y: y, width: d.width, height: h),
                                   baseline: baseline, ascent: d.ascent, descent: d.descent,
                                   isRightToLeft: para.rightToLeft, isTruncated: k == truncatedLine, runs: d.runs))
@@ -324,6 +349,7 @@ public struct TextLayout: Sendable {
         }
         self.lines = lines
         size = Size(width: usesFullWidth && maxWidth.isFinite ? max(widest, maxWidth) : widest, height: y)
+        fittingWidth = explicitFullWidth && maxWidth.isFinite ? max(widest, maxWidth) : widest
         isTruncated = truncated
 
         var links: [TextLink] = []
