@@ -105,3 +105,42 @@ import SilkTestSupport
         #expect(path.elements.count <= 4 * 201, "\(path.elements.count) path elements")
     }
 }
+
+extension PipelineTests {
+    /// A live chart and the theme: appends every pass in async mode still put results on screen,
+    /// and the gallery's charts take their colours from the theme.
+    @Suite(.serialized) struct LiveChartTests {
+        /// Before appends coalesced, each append cancelled the running display job (the node's
+        /// sentinel moved), so a chart appended to every pass never showed a new result.
+        @Test func appendingEveryPassInAsyncModeStillShowsResults() {
+            let chart = LineChartNode()
+            chart.series = [.init(name: "a", color: .blue, values: (0..<600).map { sin(Double($0) / 9) }, capacity: 600),
+                            .init(name: "b", color: .red, values: (0..<600).map { cos(Double($0) / 7) }, capacity: 600)]
+            let h = Harness(root: chart, size: Size(width: 600, height: 300))
+            chart.frame = Rect(x: 0, y: 0, width: 600, height: 300)
+            #expect(h.iterate(until: { h.pass.isDisplayComplete }))
+            var seen = Set<ObjectIdentifier>()
+            for i in 0..<150 {
+                chart.append([sin(Double(600 + i) / 9), cos(Double(600 + i) / 7)])
+                h.iterate()
+                if let c = chart.layer?.contents { seen.insert(ObjectIdentifier(c)) }
+                usleep(2000)
+            }
+            #expect(seen.count >= 5, "\(seen.count) results on screen in 150 passes with an append each")
+            // Once appends stop, the last values are drawn and the chart settles.
+            #expect(h.iterate(until: { h.pass.isDisplayComplete && !chart.needsDisplay }))
+        }
+
+        @Test func theGalleryChartsFollowTheTheme() {
+            let panel = ControlsPanelNode(theme: .light)
+            #expect(panel.lineChart.chartStyle == ChartStyle(theme: .light))
+            #expect(panel.lineChart.series.map(\.color) == Array(ChartStyle.seriesColors(for: .light).prefix(2)))
+            #expect(panel.barChart.barColor == Theme.light.colors.accent)
+            panel.theme = .dark
+            #expect(panel.lineChart.chartStyle == ChartStyle(theme: .dark) && panel.barChart.chartStyle == ChartStyle(theme: .dark))
+            #expect(panel.lineChart.series.map(\.color) == [Theme.dark.colors.accent, Theme.dark.colors.danger])
+            #expect(panel.barChart.barColor == Theme.dark.colors.accent)
+            #expect(ChartStyle(theme: .dark).backgroundColor == Theme.dark.colors.surface)
+        }
+    }
+}

@@ -26,14 +26,21 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
     public let steppers: [StepperNode]
     let captions: [TextNode]
     let icons: [ImageNode]
-    /// Where the line chart and the Lottie animation of issue 17 go once they exist (empty now).
-    public let extras = DisplayNode()
+    /// Two series (``ControlsPanelNode/sampleValue(series:at:)``), in the theme's colours; the
+    /// demo and the bench append to it live.
+    public let lineChart = LineChartNode()
+    /// A week of values, in the theme's accent.
+    public let barChart = BarChartNode()
+    /// The Lottie spinner (`assets/lottie/spinner.json`), playing while on screen.
+    public let lottie = ImageNode()
+    /// How many values the line chart shows (its history; older ones scroll out).
+    public static let chartHistory = 90
     /// A confirm dialog's card, shown in place (the demo presents it as a modal).
     public let alert = AlertController(title: "Delete 3 photos?", message: "They are removed from every album.",
                                        actions: [AlertAction("Cancel", style: .cancel), AlertAction("Delete", style: .destructive)])
 
     static let captionTexts = ["Switches", "Checkboxes", "Radio group · segmented control · dropdown", "Sliders", "Progress · activity · stepper",
-                               "Alert dialog"]
+                               "Alert dialog", "Charts · animation"]
 
     /// A panel showing `theme` (set on the panel, so the controls inherit it).
     public init(theme: Theme) {
@@ -76,7 +83,20 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
         for s in sliders { s.style.flexGrow = 1; s.style.flexShrink = 1 }
         progress.style.flexGrow = 1; progress.style.flexShrink = 1
         indeterminate.style.flexGrow = 1; indeterminate.style.flexShrink = 1
-        extras.style.height = .points(0)
+        let samples = (0..<Self.chartHistory).map { Double($0) }
+        lineChart.series = ["CPU", "Memory"].enumerated().map { i, name in
+            LineChartNode.Series(name: name, color: .black, values: samples.map { Self.sampleValue(series: i, at: $0) },
+                                 capacity: Self.chartHistory)
+        }
+        lineChart.valueRange = 0...100
+        lineChart.accessibilityLabel = "Load"
+        lineChart.style.height = .points(120); lineChart.style.flexGrow = 1; lineChart.style.flexShrink = 1
+        barChart.bars = zip(["M", "T", "W", "T", "F", "S", "S"], [42.0, 55, 38, 70, 64, 25, 18]).map { BarChartNode.Bar(label: $0, value: $1) }
+        barChart.accessibilityLabel = "Visitors"
+        barChart.style.width = .points(150); barChart.style.height = .points(120)
+        lottie.imagePath = Assets.directory?.appendingPathComponent("lottie/spinner.json").path
+        lottie.contentMode = .aspectFit
+        lottie.style.width = .points(48); lottie.style.height = .points(48)
         automaticallyManagesSubnodes = true
         self.theme = theme
         applyTheme()
@@ -94,6 +114,24 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
         for (node, text) in zip(captions, Self.captionTexts) {
             node.attributedText = AttributedText(text.uppercased(), attributes: t.captionText(weight: .semibold))
         }
+        // The charts' colours come from the theme (each setter redraws only if a colour changed).
+        let chartStyle = ChartStyle(theme: t)
+        lineChart.chartStyle = chartStyle
+        lineChart.setSeriesColors(ChartStyle.seriesColors(for: t))
+        barChart.chartStyle = chartStyle
+        barChart.barColor = t.colors.accent
+    }
+
+    /// The line chart's sample signal: series 0 a slow wave around 55, series 1 a faster one
+    /// around 30, at sample `x` (deterministic, so the snapshot is too).
+    public static func sampleValue(series: Int, at x: Double) -> Double {
+        series == 0 ? 55 + 25 * sin(x * 0.11) + 8 * sin(x * 0.47) : 30 + 12 * sin(x * 0.23 + 1) + 6 * cos(x * 0.9)
+    }
+
+    /// Appends the next sample (`x`, counting on from ``chartHistory``) to both series: what the
+    /// demo and the bench do every frame. Any thread.
+    public func appendChartSample(_ x: Double) {
+        lineChart.append([Self.sampleValue(series: 0, at: x), Self.sampleValue(series: 1, at: x)])
     }
 
     public override func layoutSpecThatFits(_ constrainedSize: SizeRange) -> (any LayoutElement)? {
@@ -111,7 +149,7 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
             row([icons[0], sliders[2]], spacing: 10)])
         let progressColumn = StackLayoutSpec(direction: .vertical, spacing: .points(14), children: [
             row([progress, activity]), indeterminate, row(steppers.map { $0 as any LayoutElement }, spacing: 10)])
-        let column = StackLayoutSpec(direction: .vertical, spacing: .points(14), children: [
+        var sections: [any LayoutElement] = [
             header,
             section(0, row(switches.map { $0 as any LayoutElement })),
             section(1, row(checkBoxes.map { $0 as any LayoutElement }, spacing: 18)),
@@ -119,9 +157,24 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
             section(3, sliderColumn),
             section(4, progressColumn),
             section(5, row([alert.alertNode])),
-            extras,
-        ])
-        return InsetLayoutSpec(insets: EdgeInsets(top: 20, left: 24, bottom: 20, right: 24), child: column)
+        ]
+        // Narrow (the two-panel gallery): the charts in a row at the foot. Wide (the demo's one
+        // panel): in a column on the right, so they are on screen in a 1024×768 window.
+        let wide = constrainedSize.max.width.isFinite && constrainedSize.max.width >= 900
+        if !wide {
+            sections.append(section(6, row([lineChart, barChart, lottie], spacing: 12)))
+            return InsetLayoutSpec(insets: EdgeInsets(top: 20, left: 24, bottom: 20, right: 24),
+                                   child: StackLayoutSpec(direction: .vertical, spacing: .points(14), children: sections))
+        }
+        var grow = Style(); grow.flexGrow = 1; grow.flexShrink = 1
+        let left = StackLayoutSpec(direction: .vertical, spacing: .points(14), style: grow, children: sections)
+        let right = section(6, StackLayoutSpec(direction: .vertical, spacing: .points(12), alignItems: .stretch,
+                                               children: [lineChart, row([barChart, lottie], spacing: 12)]))
+        var fixed = Style(); fixed.width = .points(380)
+        let rightColumn = InsetLayoutSpec(insets: EdgeInsets(top: 40, left: 0, bottom: 0, right: 0), style: fixed, child: right)
+        return InsetLayoutSpec(insets: EdgeInsets(top: 20, left: 24, bottom: 20, right: 24),
+                               child: StackLayoutSpec(direction: .horizontal, spacing: .points(32), alignItems: .start,
+                                                      children: [left, rightColumn]))
     }
 
     /// Every control of the panel that takes focus, in the gallery's order.
@@ -150,7 +203,7 @@ public final class ControlsGalleryNode: DisplayNode, @unchecked Sendable {
 /// `silk snapshot controls`: the gallery in both themes, the segmented control of each panel
 /// focused (its ring in the theme's colour).
 public enum ControlsScene {
-    public static let defaultSize = Size(width: 960, height: 900)
+    public static let defaultSize = Size(width: 960, height: 1040)
 
     public static func render(size: Size, scale: Double, themes: [Theme] = [.light, .dark]) throws -> Bitmap {
         let gallery = ControlsGalleryNode(themes: themes)

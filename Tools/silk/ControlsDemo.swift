@@ -5,9 +5,11 @@ import SilkLayout
 import SilkNodes
 import SilkRaster
 import SilkScenes
+import SilkSystem
 
 /// `silk demo controls`: the controls gallery, operable by touch, pointer and keyboard (Tab
-/// moves the focus), with a switch that changes the theme at run time. Every change prints a
+/// moves the focus), with a switch that changes the theme at run time and a line chart that
+/// takes ten new samples a second once the gallery is displayed. Every change prints a
 /// line (`controls: switch 1 on`), for end-to-end tests and for a person trying it on a panel.
 final class ControlsDemoNode: DisplayNode, @unchecked Sendable {
     let themeSwitch = SwitchNode()
@@ -73,6 +75,7 @@ func startControlsDemo(window: Window) -> (Double) -> Void {
     let screen = NodeController(node: demo)
     demo.panel.dropdown.presentingController = screen
     window.setRootController(RootController(content: screen))
+    let live = Locked(false)
     window.whenDisplayed {
         // Where each control is (window points), for touch tests on a panel.
         let named: [(String, DisplayNode)] = [("theme", demo.themeSwitch)]
@@ -87,6 +90,16 @@ func startControlsDemo(window: Window) -> (Double) -> Void {
             return "\(name)=\(Int(c.x.rounded())),\(Int(c.y.rounded()))"
         }
         print("controls: displayed; \(map.joined(separator: " "))"); fflush(nil)
+        live.withLock { $0 = true }
     }
-    return { _ in }
+    // The line chart goes live once the gallery is displayed (a chart redrawn for ever would
+    // keep "displayed" from ever holding): ten samples a second, from the frame clock.
+    var start: Double?, next = Double(ControlsPanelNode.chartHistory)
+    return { t in
+        guard live.withLock({ $0 }) else { return }
+        let t0 = start ?? t
+        start = t0
+        let due = Double(ControlsPanelNode.chartHistory) + ((t - t0) * 10).rounded(.down)
+        while next <= due { demo.panel.appendChartSample(next); next += 1 }
+    }
 }

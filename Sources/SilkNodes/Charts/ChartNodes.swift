@@ -3,7 +3,7 @@ import SilkGeometry
 import SilkRaster
 
 /// Colours, grid and labels of a chart (``LineChartNode``, ``BarChartNode``). A value: set the
-/// whole style on the node (a theme will supply one later).
+/// whole style on the node; ``init(theme:)`` derives one from a ``Theme``.
 public struct ChartStyle: Sendable, Equatable {
     /// Filled behind the plot (nil: transparent).
     public var backgroundColor: Color?
@@ -26,6 +26,24 @@ public struct ChartStyle: Sendable, Equatable {
         self.backgroundColor = backgroundColor; self.gridColor = gridColor; self.axisColor = axisColor
         self.labelColor = labelColor; self.labelFontSize = labelFontSize.isFinite ? min(max(0, labelFontSize), 72) : 11
         self.tickCount = min(max(1, tickCount), 20); self.padding = padding.isFinite ? min(max(0, padding), 200) : 8
+    }
+}
+
+extension ChartStyle {
+    /// A style in `theme`'s colours: the theme's surface behind the plot, its border colour for
+    /// the axis (and, faded towards the surface, the grid), its secondary text colour for labels
+    /// two points smaller than its captions. The gallery sets it again when the theme changes
+    /// (``ThemeObserver``), so switching light to dark recolours the charts.
+    public init(theme: Theme) {
+        let c = theme.colors
+        self.init(backgroundColor: c.surface, gridColor: c.border.mixed(with: c.surface, 0.65), axisColor: c.border,
+                  labelColor: c.secondaryText, labelFontSize: max(8, Theme.size(theme.fonts.captionSize, 13) - 2))
+    }
+
+    /// The colours of a chart's series (and bars) in `theme`, in order: the accent, the danger
+    /// colour, the focus-ring colour, the secondary text colour.
+    public static func seriesColors(for theme: Theme) -> [Color] {
+        [theme.colors.accent, theme.colors.danger, theme.colors.focusRing, theme.colors.secondaryText]
     }
 }
 
@@ -153,6 +171,12 @@ enum ChartDrawing {
 ///   device pixel column (each column's first, lowest, highest and last value), so a million
 ///   points cost what the plot's width does.
 ///
+/// - Live updates: a value appended while a display job of the chart runs does not cancel that
+///   job (as `setNeedsDisplay()` would); the chart draws again, with every value appended
+///   meanwhile, once the job's result is on screen. So a chart appended to every frame shows
+///   new values at the rate its display jobs finish, in async mode too, instead of cancelling
+///   each job before it can commit and showing nothing.
+///
 /// Threads: every property and method may be called from any thread (the node's lock).
 open class LineChartNode: DisplayNode, @unchecked Sendable {
     /// Largest history a series keeps (10⁶ values).
@@ -180,12 +204,33 @@ open class LineChartNode: DisplayNode, @unchecked Sendable {
     private var _series: [Series] = []
     private var _style = ChartStyle()
     private var _valueRange: ClosedRange<Double>?
+    /// When the display job now running started (system uptime; nil: none runs).
+    private var _jobStarted: Double?
+    /// Values were appended while a job ran: draw again when its result is on screen.
+    private var _redrawPending = false
+    /// A job running longer than this (seconds) no longer holds appends back (a result that
+    /// never arrives must not freeze the chart).
+    static let coalescingTimeout = 1.0
 
     /// An empty chart. Any thread.
     public override init() { super.init() }
 
     /// True: charts draw in display jobs.
     open override class var drawsContent: Bool { true }
+
+    /// Colours series `i` with `colors[i % colors.count]` (nothing when `colors` is empty); redraws
+    /// only when a colour changed. Any thread.
+    public func setSeriesColors(_ colors: [Color]) {
+        guard !colors.isEmpty else { return }
+        let changed = lock.withLock { () -> Bool in
+            var changed = false
+            for i in _series.indices where _series[i].color != colors[i % colors.count] {
+                _series[i].color = colors[i % colors.count]; changed = true
+            }
+            return changed
+        }
+        if changed { setNeedsDisplay() }
+    }
 
     /// The lines, drawn in order (later ones on top). Any thread.
     public var series: [Series] {
@@ -195,7 +240,7 @@ open class LineChartNode: DisplayNode, @unchecked Sendable {
     /// Colours, grid and labels. Any thread.
     public var chartStyle: ChartStyle {
         get { lock.withLock { _style } }
-        set { lock.withLock { _style = newValue }; setNeedsDisplay() }
+        set { if lock.withLock({ () -> Bool in defer { _style = newValue }; return _style != newValue }) { setNeedsDisplay() } }
     }
     /// A fixed value range (nil, the default: the range of the values shown). A range that is
     /// empty or not finite counts as nil. Any thread.
@@ -207,19 +252,52 @@ open class LineChartNode: DisplayNode, @unchecked Sendable {
     /// Appends `value` to series `index` (ignored when there is no such series); the oldest value
     /// goes when the history is full. Any thread.
     public func append(_ value: Double, toSeries index: Int) {
-        let ok = lock.withLock { () -> Bool in
+        let redraw = lock.withLock { () -> Bool in
             guard _series.indices.contains(index) else { return false }
             _series[index].history.append(value)
-            return true
+            return _redrawNowLocked()
         }
-        if ok { setNeedsDisplay() }
+        if redraw { setNeedsDisplay() }
     }
 
     /// Appends one value to each series (`values[i]` to series `i`; extra values are ignored). Any
     /// thread.
     public func append(_ values: [Double]) {
-        lock.withLock { for (i, v) in values.enumerated() where i < _series.count { _series[i].history.append(v) } }
-        setNeedsDisplay()
+        let redraw = lock.withLock { () -> Bool in
+            for (i, v) in values.enumerated() where i < _series.count { _series[i].history.append(v) }
+            return _redrawNowLocked()
+        }
+        if redraw { setNeedsDisplay() }
+    }
+
+    /// Under the lock, after an append: true to redraw now; false when a display job runs (the
+    /// redraw waits for its result, see `displayDidFinish`).
+    private func _redrawNowLocked() -> Bool {
+        guard let started = _jobStarted, ProcessInfo.processInfo.systemUptime - started < Self.coalescingTimeout else { return true }
+        _redrawPending = true
+        return false
+    }
+
+    /// Main thread: a job starts; it reads every value appended so far.
+    open override func displayWillStart() {
+        super.displayWillStart()
+        lock.withLock { _jobStarted = ProcessInfo.processInfo.systemUptime; _redrawPending = false }
+    }
+
+    /// Main thread: a job's result is on screen; draws again if values came meanwhile.
+    open override func displayDidFinish() {
+        super.displayDidFinish()
+        let again = lock.withLock { () -> Bool in
+            defer { _jobStarted = nil; _redrawPending = false }
+            return _redrawPending
+        }
+        if again { setNeedsDisplay() }
+    }
+
+    /// Main thread: the job was cancelled with the contents; the chart draws in full on return.
+    open override func didExitDisplayState() {
+        super.didExitDisplayState()
+        lock.withLock { _jobStarted = nil; _redrawPending = false }
     }
 
     struct Parameters: Sendable { let series: [Series]; let style: ChartStyle; let range: ClosedRange<Double>? }
@@ -340,12 +418,12 @@ open class BarChartNode: DisplayNode, @unchecked Sendable {
     /// Colours, grid and labels. Any thread.
     public var chartStyle: ChartStyle {
         get { lock.withLock { _style } }
-        set { lock.withLock { _style = newValue }; setNeedsDisplay() }
+        set { if lock.withLock({ () -> Bool in defer { _style = newValue }; return _style != newValue }) { setNeedsDisplay() } }
     }
     /// The colour of bars that have none of their own. Any thread.
     public var barColor: Color {
         get { lock.withLock { _barColor } }
-        set { lock.withLock { _barColor = newValue }; setNeedsDisplay() }
+        set { if lock.withLock({ () -> Bool in defer { _barColor = newValue }; return _barColor != newValue }) { setNeedsDisplay() } }
     }
     /// A fixed value range (nil: the values' range and 0). Any thread.
     public var valueRange: ClosedRange<Double>? {
