@@ -170,7 +170,7 @@ struct VideoNodeTests {
 
     @Test func gstreamerScalesToTheNodeAndFramesComeFromAPool() throws {
         let clip = try #require(Clip.make(frames: 60, name: "two-seconds.webm"))
-        let stage = Stage(path: clip, nodeSize: (Clip.width / 2, Clip.height / 2))
+        let stage = Stage(path: clip, repeats: true, nodeSize: (Clip.width / 2, Clip.height / 2))
         stage.setVisible(true)
         #expect(wait("the first frame", { stage.node.videoStatistics?.decodedFrames ?? 0 > 0 }))
         let first = try #require(stage.frame())
@@ -189,6 +189,17 @@ struct VideoNodeTests {
         // The frame this test still holds was never written again (a shown bitmap never changes).
         #expect(pixels == (0..<first.height).flatMap { y in (0..<first.width).map { first.argb32(x: $0, y: y) } })
         #expect(try #require(stage.frame()) !== first)
+        // The node grows to the clip's size while playing (repeating: frames keep coming): the
+        // caps filter is set again and GStreamer renegotiates mid-stream.
+        NodePass.adoptCurrentThreadAsPassThread()
+        stage.node.frame = Rect(x: 0, y: 0, width: Double(Clip.width), height: Double(Clip.height))
+        stage.node.setNeedsDisplay()
+        stage.iterate()
+        #expect(wait("frames at the new size", {
+            stage.iterate()
+            let s = stage.node.videoStatistics
+            return s?.frameWidth == Clip.width && stage.frame()?.width == Clip.width
+        }), "\(String(describing: stage.node.videoStatistics))")
     }
 
     @Test func anAspectFitFrameIsScaledToItsFittedSizeAndLetterboxed() throws {
