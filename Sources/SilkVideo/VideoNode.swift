@@ -33,9 +33,10 @@ extension VideoNodeDelegate {
 /// - **Poster.** The node is an `ImageNode` (SilkNodes): its `image`, `imagePath` or `imageData` is the
 ///   poster, shown until the first frame and again after an error. `contentMode` fits both the
 ///   poster and the video (`.aspectFit` letterboxes, `.aspectFill` crops; default `.aspectFit`).
-/// - **Frames** come from GStreamer's appsink on its streaming thread, are scaled there to the
-///   node's pixels and reach the render thread as the layer's `contentsSource`: the main thread
-///   never touches a frame.
+/// - **Frames** come from GStreamer's appsink on its streaming thread, scaled by GStreamer to the
+///   size the node draws them at, copied into a small pool of bitmaps at the node's pixels, and
+///   reach the render thread as the layer's `contentsSource`: the main thread never touches a
+///   frame.
 /// - **Ranges.** The pipeline is built when the node enters the preload range (the first frame is
 ///   decoded, paused), plays while the node is visible and ``isPlaying``, pauses when it leaves
 ///   the visible range, and is freed when it leaves the preload range.
@@ -47,7 +48,7 @@ extension VideoNodeDelegate {
 open class VideoNode: ImageNode, @unchecked Sendable {
     /// A snapshot of playback (``videoStatistics``).
     public struct Statistics: Sendable, Equatable {
-        /// Frames decoded and scaled to the node's pixels.
+        /// Frames decoded (and scaled by GStreamer to the size the node draws them at).
         public var decodedFrames: Int
         /// Frames the render thread has shown.
         public var shownFrames: Int
@@ -63,6 +64,14 @@ open class VideoNode: ImageNode, @unchecked Sendable {
         public var sourceWidth: Int
         /// The stream's pixel height (0 before the first frame).
         public var sourceHeight: Int
+        /// The width GStreamer scaled the last frame to: the width the node draws it at (the
+        /// stream's own width for content modes that do not scale; 0 before the first frame).
+        public var frameWidth: Int
+        /// The height GStreamer scaled the last frame to (0 before the first frame).
+        public var frameHeight: Int
+        /// Frame bitmaps allocated so far: the frames reuse a small pool, so this stays at a few
+        /// however long the video plays (a change of the node's size allocates new ones).
+        public var frameBitmapsAllocated: Int
     }
 
     private let videoLock = Lock()
@@ -152,7 +161,8 @@ open class VideoNode: ImageNode, @unchecked Sendable {
         guard let s = videoLock.withLock({ _player })?.statistics else { return nil }
         return Statistics(decodedFrames: s.decodedFrames, shownFrames: s.shownFrames, droppedFrames: s.droppedFrames,
                           completedPlays: s.completedPlays, isPlaying: s.isPlaying, hasEnded: s.hasEnded,
-                          sourceWidth: s.sourceWidth, sourceHeight: s.sourceHeight)
+                          sourceWidth: s.sourceWidth, sourceHeight: s.sourceHeight, frameWidth: s.frameWidth,
+                          frameHeight: s.frameHeight, frameBitmapsAllocated: s.bitmapsAllocated)
     }
     /// The playback position in seconds (nil when unknown). Any thread but the main thread is best
     /// avoided while a pipeline is changing state (it waits for the control queue).

@@ -1,5 +1,6 @@
 import CSilkGStreamer
 import Foundation
+import SilkGeometry
 import SilkRaster
 import SilkRender
 import SilkSystem
@@ -8,9 +9,13 @@ import SilkSystem
 /// whose bitmaps are made on GStreamer's streaming thread, so frames reach the render thread
 /// without the main thread.
 ///
-/// - **Frames.** appsink delivers BGRA at the stream's size on its streaming thread, synchronised
-///   to the pipeline clock; the callback scales it (pixman, the node's content mode) into a new
-///   bitmap at the node's pixel size and keeps it as the latest frame. The render thread shows the
+/// - **Frames.** GStreamer scales each decoded frame to the size it is drawn at in the node (the
+///   appsink's caps filter follows the node's pixel size and content mode) and appsink delivers
+///   it as BGRA on its streaming thread, synchronised to the pipeline clock. The callback copies it
+///   into a bitmap from a small pool (``poolSize``; pixman places it by the content mode, or scales
+///   it while GStreamer renegotiates a new size) and keeps it as the latest frame. A pooled bitmap
+///   is written again only when nothing else holds it (the render thread and the compositor's
+///   retained frame keep theirs), so a shown bitmap never changes. The render thread shows the
 ///   latest frame at each frame time; a frame replaced before it was shown counts as dropped.
 /// - **Control.** State changes, seeks and bus events run on the player's serial control queue,
 ///   never on the main thread or a streaming thread (a flushing seek from a streaming thread could
@@ -36,6 +41,9 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
         var hasEnded = false
         var sourceWidth = 0
         var sourceHeight = 0
+        var frameWidth = 0
+        var frameHeight = 0
+        var bitmapsAllocated = 0
     }
 
     /// Carries the player to GStreamer's callbacks; released only after the pipeline is freed.
@@ -53,6 +61,11 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
     private var handle: Handle?
     // Guarded by lock:
     private var latest: Bitmap?
+    /// Frame bitmaps to reuse (at most ``poolSize``); one is taken out while a frame is written.
+    private var pool: [Bitmap] = []
+    /// The decoded stream's size (square pixels); 0 until GStreamer knows it.
+    private var sourceWidth = 0
+    private var sourceHeight = 0
     private var latestSequence = 0
     private var shownSequence = 0
     private var targetWidth = 0
@@ -124,7 +137,8 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
     }
 
     func setVisible(_ isVisible: Bool) {
-        lock.withLock { visible = isVisible }
+        // Hidden: the spare frame bitmaps go (the frame on screen stays as `latest`).
+        lock.withLock { visible = isVisible; if !isVisible { pool.removeAll() } }
         queue.async { [self] in applyState() }
     }
 
@@ -148,9 +162,57 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
         }
     }
 
-    /// The node's pixel size and content mode: later frames are drawn to it.
+    /// Frame bitmaps kept for reuse: the latest frame, the one the compositor still shows and
+    /// one being written.
+    static let poolSize = 3
+
+    /// The node's pixel size and content mode: later frames are drawn to it, and GStreamer is
+    /// asked to scale to it.
     func setTarget(width: Int, height: Int, contentMode mode: ContentMode) {
         lock.withLock { targetWidth = width; targetHeight = height; contentMode = mode }
+        queue.async { [self] in applySize() }
+    }
+
+    /// The size GStreamer should scale a `sw` × `sh` stream to for a `tw` × `th` node showing it
+    /// with `mode`: the size the frame is drawn at, so the streaming thread only copies it. nil:
+    /// the stream's own size (modes that do not scale, no size yet, or an aspect-fill of an
+    /// extreme shape that would be much larger than both the node and the stream).
+    static func scaledSize(source sw: Int, _ sh: Int, target tw: Int, _ th: Int, mode: ContentMode) -> (width: Int, height: Int)? {
+        guard sw > 0, sh > 0, tw > 0, th > 0, tw <= 16384, th <= 16384 else { return nil }
+        switch mode {
+        case .scaleToFill:
+            return (tw, th)
+        case .aspectFit, .aspectFill:
+            let r = mode.destinationRect(imageSize: Size(width: Double(sw), height: Double(sh)),
+                                         in: Rect(x: 0, y: 0, width: Double(tw), height: Double(th)))
+            guard r.width.isFinite, r.height.isFinite else { return nil }
+            let w = max(1, Int(r.width.rounded())), h = max(1, Int(r.height.rounded()))
+            if mode == .aspectFill, w * h > max(2 * tw * th, sw * sh) { return nil }
+            return (min(w, 16384), min(h, 16384))
+        default:
+            return nil
+        }
+    }
+
+    /// Asks GStreamer for frames at the size they are drawn at, after the node's size changed
+    /// (control queue; a stream whose size is not known yet is asked in ``requestedSize(forSource:_:)``).
+    private func applySize() {
+        guard let h = handle else { return }
+        let size = lock.withLock { () -> (width: Int, height: Int)?? in
+            guard sourceWidth > 0 else { return .none }
+            return .some(Self.scaledSize(source: sourceWidth, sourceHeight, target: targetWidth, targetHeight, mode: contentMode))
+        }
+        guard case let .some(size) = size else { return }
+        silk_gst_player_set_size(h.pointer, Int32(size?.width ?? 0), Int32(size?.height ?? 0))
+    }
+
+    /// The stream is `width` × `height`: the size its frames should be scaled to (nil: its own).
+    /// A streaming thread, before the stream's first frame.
+    private func requestedSize(forSource width: Int, _ height: Int) -> (width: Int, height: Int)? {
+        lock.withLock {
+            sourceWidth = width; sourceHeight = height
+            return Self.scaledSize(source: width, height, target: targetWidth, targetHeight, mode: contentMode)
+        }
     }
 
     var position: Double? {
@@ -170,7 +232,7 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
     /// Frees the pipeline; no frame or event follows. The frame on screen stays until the layer
     /// drops the source.
     func close() {
-        lock.withLock { closed = true; requestedPlaying = false; awaitingFrame = false }
+        lock.withLock { closed = true; requestedPlaying = false; awaitingFrame = false; pool.removeAll() }
         queue.async { [self] in
             if let h = handle { handle = nil; Self.free(h) }
         }
@@ -190,6 +252,10 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
         }, { context, kind, text in
             let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
             box.player?.post(kind: kind, message: text.map { String(cString: $0) } ?? "")
+        }, { context, sourceWidth, sourceHeight, width, height in
+            let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
+            guard let size = box.player?.requestedSize(forSource: Int(sourceWidth), Int(sourceHeight)) else { return }
+            width?.pointee = Int32(size.width); height?.pointee = Int32(size.height)
         }, &message, message.count)
         guard let pointer else {
             unmanaged.release()
@@ -232,6 +298,7 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
             guard failure == nil, !closed else { return false }
             failure = error
             latest = nil
+            pool.removeAll()
             latestSequence += 1
             requestedPlaying = false
             awaitingFrame = false
@@ -282,40 +349,73 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
 
     private func receive(_ frame: SilkGstFrame) {
         defer { silk_gst_frame_release(frame.handle) }
-        let (tw, th, mode, done) = lock.withLock { (targetWidth, targetHeight, contentMode, failure != nil || closed) }
+        let (sw, sh) = frame.source_width > 0 && frame.source_height > 0
+            ? (Int(frame.source_width), Int(frame.source_height)) : (Int(frame.width), Int(frame.height))
+        let (tw0, th0, mode, done) = lock.withLock { (targetWidth, targetHeight, contentMode, failure != nil || closed) }
         guard !done, let data = frame.data, frame.width > 0, frame.height > 0 else { return }
-        let bitmap: Bitmap
+        let (fw, fh) = (Int(frame.width), Int(frame.height))
+        let (tw, th) = tw0 > 0 && th0 > 0 ? (tw0, th0) : (fw, fh)
+        guard let bitmap = takeBitmap(width: tw, height: th) else { return }
         do throws(RasterError) {
-            let source = try Bitmap(wrapping: UnsafeMutableRawPointer(mutating: data), width: Int(frame.width),
-                                    height: Int(frame.height), stride: Int(frame.stride), format: .argb32)
-            if tw > 0, th > 0, tw != source.width || th != source.height {
-                bitmap = try Bitmap(width: tw, height: th)
-                Canvas(bitmap: bitmap).draw(source, in: bitmap.bounds, contentMode: mode, filter: .bilinear)
-            } else {
-                bitmap = try Bitmap(width: source.width, height: source.height)
-                for y in 0..<source.height {
-                    memcpy(bitmap.data + y * bitmap.stride, source.data + y * source.stride, source.width * 4)
+            let source = try Bitmap(wrapping: UnsafeMutableRawPointer(mutating: data), width: fw,
+                                    height: fh, stride: Int(frame.stride), format: .argb32)
+            if tw == fw, th == fh {
+                for y in 0..<fh {
+                    memcpy(bitmap.data + y * bitmap.stride, source.data + y * source.stride, fw * 4)
                 }
+            } else {
+                // Placed by the content mode (already at its drawn size), or scaled while
+                // GStreamer renegotiates; what it does not cover is transparent, as in a new bitmap.
+                memset(bitmap.data, 0, bitmap.byteCount)
+                Canvas(bitmap: bitmap).draw(source, in: bitmap.bounds, contentMode: mode, filter: .bilinear)
             }
         } catch {
+            lock.withLock { returnToPool(bitmap) }
             return
         }
         let first = lock.withLock { () -> Bool in
+            returnToPool(bitmap)
             guard failure == nil, !closed else { return false }
             if latest != nil, latestSequence != shownSequence { stats.droppedFrames += 1 }
             latest = bitmap
             latestSequence += 1
             stats.decodedFrames += 1
             let first = stats.sourceWidth == 0
-            stats.sourceWidth = Int(frame.width); stats.sourceHeight = Int(frame.height)
+            stats.sourceWidth = sw; stats.sourceHeight = sh
+            stats.frameWidth = fw; stats.frameHeight = fh
             return first
         }
         // Told from the control queue, never from the streaming thread: a delegate that asks for
         // the position there must not wait for a queue that is waiting for this thread to stop.
         if first {
-            let (w, h) = (Int(frame.width), Int(frame.height))
-            queue.async { [self] in onEvent(.firstFrame(width: w, height: h)) }
+            queue.async { [self] in onEvent(.firstFrame(width: sw, height: sh)) }
         }
+    }
+
+    /// A bitmap to write the next frame into: a pooled one of this size that nothing else holds
+    /// (not the latest frame, not one the render thread or the compositor keeps), else a new one.
+    /// Taken out of the pool until ``returnToPool(_:)``. Streaming thread.
+    private func takeBitmap(width: Int, height: Int) -> Bitmap? {
+        let reused = lock.withLock { () -> Bitmap? in
+            pool.removeAll { $0.width != width || $0.height != height }
+            for i in pool.indices where pool[i] !== latest && isKnownUniquelyReferenced(&pool[i]) {
+                return pool.remove(at: i)
+            }
+            return nil
+        }
+        if let reused { return reused }
+        do throws(RasterError) {
+            let bitmap = try Bitmap(width: width, height: height)
+            lock.withLock { stats.bitmapsAllocated += 1 }
+            return bitmap
+        } catch {
+            return nil
+        }
+    }
+
+    /// Keeps `bitmap` for a later frame while the pool has room. Under `lock`.
+    private func returnToPool(_ bitmap: Bitmap) {
+        if !closed, failure == nil, pool.count < Self.poolSize, !pool.contains(where: { $0 === bitmap }) { pool.append(bitmap) }
     }
 
     // MARK: Render thread

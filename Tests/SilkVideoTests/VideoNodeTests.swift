@@ -81,10 +81,12 @@ struct VideoNodeTests {
         let pass: NodePass
         let node = VideoNode()
         let recorder = Recorder()
-        init(path: String?, autoplay: Bool = false, repeats: Bool = false, poster: Bitmap? = nil) {
+        init(path: String?, autoplay: Bool = false, repeats: Bool = false, poster: Bitmap? = nil,
+             nodeSize: (width: Int, height: Int) = (Clip.width, Clip.height), contentMode: ContentMode = .aspectFit) {
             NodePass.adoptCurrentThreadAsPassThread()
             let root = DisplayNode()
-            node.frame = Rect(x: 0, y: 0, width: Double(Clip.width), height: Double(Clip.height))
+            node.frame = Rect(x: 0, y: 0, width: Double(nodeSize.width), height: Double(nodeSize.height))
+            node.contentMode = contentMode
             node.shouldAutoplay = autoplay
             node.shouldAutorepeat = repeats
             node.delegate = recorder
@@ -118,13 +120,14 @@ struct VideoNodeTests {
         return true
     }
 
-    /// Whether `bitmap` shows frame n's bars (colour tolerance for VP8's lossy 4:2:0 coding).
-    func matches(_ bitmap: Bitmap, frame n: Int) -> Bool {
+    /// Whether `bitmap` shows frame n's bars (colour tolerance for VP8's lossy 4:2:0 coding),
+    /// the clip scaled down by `scale` and placed `dx` pixels from the left.
+    func matches(_ bitmap: Bitmap, frame n: Int, scale: Int = 1, dx: Int = 0) -> Bool {
         for bar in 0..<7 {
             let x = bar * 16 + 8, y = Clip.height / 4
             // Skip samples near a bar edge in the moved pattern.
             if (x + 2 * n) % 16 < 4 || (x + 2 * n) % 16 > 12 { continue }
-            let p = bitmap.argb32(x: x, y: y)
+            let p = bitmap.argb32(x: dx + x / scale, y: y / scale)
             let (r, g, b) = (Int(p >> 16 & 0xff), Int(p >> 8 & 0xff), Int(p & 0xff))
             let e = Clip.expected(x: x, frame: n)
             if abs(r - e.0) > 48 || abs(g - e.1) > 48 || abs(b - e.2) > 48 { return false }
@@ -149,6 +152,68 @@ struct VideoNodeTests {
         #expect(wait("frame 30", { stage.frame().map { matches($0, frame: 30) } ?? false }))
         #expect(!matches(try #require(stage.frame()), frame: 0))
         #expect(abs((stage.node.duration ?? 0) - 2.0) < 0.1, "duration \(String(describing: stage.node.duration))")
+    }
+
+    @Test func scaledSizeIsTheSizeTheNodeDrawsTheFrameAt() {
+        let s = VideoPlayer.scaledSize
+        #expect(s(1280, 720, 624, 351, .aspectFit)! == (624, 351))
+        #expect(s(1280, 720, 400, 400, .aspectFit)! == (400, 225))
+        #expect(s(1280, 720, 400, 400, .aspectFill)! == (711, 400))
+        #expect(s(1280, 720, 300, 500, .scaleToFill)! == (300, 500))
+        // Modes that do not scale, no size, absurd sizes: the stream's own size.
+        #expect(s(1280, 720, 300, 500, .center) == nil && s(1280, 720, 300, 500, .topLeft) == nil)
+        #expect(s(0, 720, 300, 500, .aspectFit) == nil && s(1280, 720, 0, 500, .aspectFit) == nil)
+        #expect(s(1280, 720, -3, 500, .scaleToFill) == nil && s(1280, 720, 1 << 40, 500, .scaleToFill) == nil)
+        // An aspect-fill of an extreme shape would be far larger than the node and the stream.
+        #expect(s(1280, 720, 4000, 2, .aspectFill) == nil)
+    }
+
+    @Test func gstreamerScalesToTheNodeAndFramesComeFromAPool() throws {
+        let clip = try #require(Clip.make(frames: 60, name: "two-seconds.webm"))
+        let stage = Stage(path: clip, repeats: true, nodeSize: (Clip.width / 2, Clip.height / 2))
+        stage.setVisible(true)
+        #expect(wait("the first frame", { stage.node.videoStatistics?.decodedFrames ?? 0 > 0 }))
+        let first = try #require(stage.frame())
+        var s = try #require(stage.node.videoStatistics)
+        #expect(s.sourceWidth == Clip.width && s.sourceHeight == Clip.height, "\(s)")
+        #expect(s.frameWidth == Clip.width / 2 && s.frameHeight == Clip.height / 2, "GStreamer scaled it: \(s)")
+        #expect(first.width == Clip.width / 2 && first.height == Clip.height / 2)
+        #expect(matches(first, frame: 0, scale: 2), "frame 0, half size")
+        #expect(wait("the load event", { stage.recorder.loaded?.0 == Clip.width && stage.recorder.loaded?.1 == Clip.height }),
+                "the delegate hears the stream's size, not the node's")
+        let pixels = (0..<first.height).flatMap { y in (0..<first.width).map { first.argb32(x: $0, y: y) } }
+        stage.node.play()
+        #expect(wait("30 frames", { stage.node.videoStatistics?.decodedFrames ?? 0 > 30 }))
+        s = try #require(stage.node.videoStatistics)
+        #expect(s.frameBitmapsAllocated <= VideoPlayer.poolSize, "frames reuse the pool: \(s)")
+        // The frame this test still holds was never written again (a shown bitmap never changes).
+        #expect(pixels == (0..<first.height).flatMap { y in (0..<first.width).map { first.argb32(x: $0, y: y) } })
+        #expect(try #require(stage.frame()) !== first)
+        // The node grows to the clip's size while playing (repeating: frames keep coming): the
+        // caps filter is set again and GStreamer renegotiates mid-stream.
+        NodePass.adoptCurrentThreadAsPassThread()
+        stage.node.frame = Rect(x: 0, y: 0, width: Double(Clip.width), height: Double(Clip.height))
+        stage.node.setNeedsDisplay()
+        stage.iterate()
+        #expect(wait("frames at the new size", {
+            stage.iterate()
+            let s = stage.node.videoStatistics
+            return s?.frameWidth == Clip.width && stage.frame()?.width == Clip.width
+        }), "\(String(describing: stage.node.videoStatistics))")
+    }
+
+    @Test func anAspectFitFrameIsScaledToItsFittedSizeAndLetterboxed() throws {
+        let clip = try #require(Clip.make(frames: 60, name: "two-seconds.webm"))
+        // A node twice as wide as the half-size clip: the frame is 56 × 32 in the middle.
+        let stage = Stage(path: clip, nodeSize: (Clip.width, Clip.height / 2))
+        stage.setVisible(true)
+        #expect(wait("the first frame", { stage.node.videoStatistics?.decodedFrames ?? 0 > 0 }))
+        let frame = try #require(stage.frame())
+        let s = try #require(stage.node.videoStatistics)
+        #expect(s.frameWidth == Clip.width / 2 && s.frameHeight == Clip.height / 2, "\(s)")
+        #expect(frame.width == Clip.width && frame.height == Clip.height / 2)
+        #expect(frame.argb32(x: 2, y: 16) == 0 && frame.argb32(x: Clip.width - 3, y: 16) == 0, "transparent bars")
+        #expect(matches(frame, frame: 0, scale: 2, dx: Clip.width / 4))
     }
 
     @Test func playsToTheEndAndRepeats() throws {

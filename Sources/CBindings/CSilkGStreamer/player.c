@@ -13,11 +13,18 @@
 struct SilkGstPlayer {
     GstElement *pipeline;
     GstElement *sink;
+    /// Scales and converts the decoded frames; its sink pad's caps give the stream's size.
+    GstElement *convert;
+    /// Restricts what `convert` produces (BGRA, square pixels, the size asked for).
+    GstElement *caps;
     GstBus *bus;
     void *context;
     SilkGstFrameCallback on_frame;
     SilkGstEventCallback on_event;
+    SilkGstSizeCallback on_size;
     GMutex lock;
+    /// The size last set on `caps` (0 × 0: the stream's own size; -1: none yet; guarded by lock).
+    int asked_width, asked_height;
     /// The last missing-plugin description the pipeline reported (guarded by lock).
     char missing[512];
 };
@@ -51,6 +58,51 @@ int silk_gst_initialize(char *message, size_t message_size) {
     return result;
 }
 
+/// The stream's display size in `caps` (its pixels stretched by its pixel aspect ratio, as the
+/// scaler produces them unconstrained); 0 when the caps say nothing.
+static void display_size(GstCaps *caps, int *width, int *height) {
+    GstVideoInfo info;
+    *width = 0; *height = 0;
+    if (!caps || !gst_video_info_from_caps(&info, caps)) return;
+    int w = GST_VIDEO_INFO_WIDTH(&info), h = GST_VIDEO_INFO_HEIGHT(&info);
+    int n = GST_VIDEO_INFO_PAR_N(&info), d = GST_VIDEO_INFO_PAR_D(&info);
+    if (n > 0 && d > 0 && n != d) w = (int)((gint64)w * n / d);
+    if (w > 0 && h > 0) { *width = w; *height = h; }
+}
+
+/// Sets the caps filter to BGRA, square pixels and `width` × `height` (0 × 0: any size) unless
+/// it has that already; the filter then asks upstream to renegotiate.
+static void apply_size(SilkGstPlayer *p, int width, int height) {
+    if (width <= 0 || height <= 0) { width = 0; height = 0; }
+    g_mutex_lock(&p->lock);
+    int same = p->asked_width == width && p->asked_height == height;
+    p->asked_width = width; p->asked_height = height;
+    g_mutex_unlock(&p->lock);
+    if (same) return;
+    GstCaps *caps = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, "BGRA",
+                                        "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL);
+    if (width > 0) gst_caps_set_simple(caps, "width", G_TYPE_INT, width, "height", G_TYPE_INT, height, NULL);
+    g_object_set(p->caps, "caps", caps, NULL);
+    gst_caps_unref(caps);
+}
+
+/// The decoded stream's caps reach the scaler: before its first frame is scaled, the caps filter
+/// is set to the size the node wants for a stream of that size, so no frame (and no buffer pool)
+/// is made at a size the node does not draw.
+static GstPadProbeReturn on_stream_caps(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad;
+    SilkGstPlayer *p = data;
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (!event || GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return GST_PAD_PROBE_OK;
+    GstCaps *caps = NULL;
+    gst_event_parse_caps(event, &caps);
+    int sw, sh, w = 0, h = 0;
+    display_size(caps, &sw, &sh);
+    if (sw > 0 && p->on_size) p->on_size(p->context, sw, sh, &w, &h);
+    if (sw > 0) apply_size(p, w, h);
+    return GST_PAD_PROBE_OK;
+}
+
 static void deliver(SilkGstPlayer *p, GstSample *sample, int preroll) {
     (void)preroll;
     if (!sample) return;
@@ -72,6 +124,12 @@ static void deliver(SilkGstPlayer *p, GstSample *sample, int preroll) {
     frame.stride = GST_VIDEO_INFO_PLANE_STRIDE(&info, 0);
     GstClockTime pts = GST_BUFFER_PTS(buffer);
     frame.pts = GST_CLOCK_TIME_IS_VALID(pts) ? (double)pts / GST_SECOND : -1;
+    GstPad *pad = gst_element_get_static_pad(p->convert, "sink");
+    GstCaps *input = pad ? gst_pad_get_current_caps(pad) : NULL;
+    display_size(input, &frame.source_width, &frame.source_height);
+    if (frame.source_width <= 0) { frame.source_width = frame.width; frame.source_height = frame.height; }
+    if (input) gst_caps_unref(input);
+    if (pad) gst_object_unref(pad);
     frame.handle = h;
     p->on_frame(p->context, frame);
 }
@@ -141,7 +199,8 @@ static GstBusSyncReply on_bus_message(GstBus *bus, GstMessage *msg, gpointer dat
 }
 
 SilkGstPlayer *silk_gst_player_new(const char *uri, void *context, SilkGstFrameCallback on_frame,
-                                   SilkGstEventCallback on_event, char *message, size_t message_size) {
+                                   SilkGstEventCallback on_event, SilkGstSizeCallback on_size,
+                                   char *message, size_t message_size) {
     if (silk_gst_initialize(message, message_size) != 0) return NULL;
     GstElement *pipeline = gst_element_factory_make("playbin", NULL);
     if (!pipeline) {
@@ -149,8 +208,17 @@ SilkGstPlayer *silk_gst_player_new(const char *uri, void *context, SilkGstFrameC
         return NULL;
     }
     GError *error = NULL;
-    GstElement *bin = gst_parse_bin_from_description(
-        "videoconvert ! videoscale ! appsink name=silksink caps=video/x-raw,format=BGRA,pixel-aspect-ratio=1/1", TRUE, &error);
+    // One element converts and scales in a single pass (videoconvertscale, GStreamer ≥ 1.22);
+    // older GStreamer scales first, so a smaller frame is converted. The caps filter holds the
+    // size the node wants (silk_gst_player_set_size), so frames arrive at the node's pixels.
+    GstElementFactory *single = gst_element_factory_find("videoconvertscale");
+    const char *convert = single ? "videoconvertscale name=silkconvert" : "videoscale name=silkconvert ! videoconvert";
+    if (single) gst_object_unref(single);
+    char description[512];
+    snprintf(description, sizeof description,
+             "%s ! capsfilter name=silkcaps caps=video/x-raw,format=BGRA,pixel-aspect-ratio=1/1 ! "
+             "appsink name=silksink caps=video/x-raw,format=BGRA,pixel-aspect-ratio=1/1", convert);
+    GstElement *bin = gst_parse_bin_from_description(description, TRUE, &error);
     if (!bin) {
         char text[512];
         snprintf(text, sizeof text, "GStreamer video elements are missing (install gstreamer1.0-plugins-base): %s",
@@ -167,14 +235,24 @@ SilkGstPlayer *silk_gst_player_new(const char *uri, void *context, SilkGstFrameC
     p->context = context;
     p->on_frame = on_frame;
     p->on_event = on_event;
+    p->on_size = on_size;
+    p->asked_width = -1; p->asked_height = -1;
     p->sink = gst_bin_get_by_name(GST_BIN(bin), "silksink");
+    p->convert = gst_bin_get_by_name(GST_BIN(bin), "silkconvert");
+    p->caps = gst_bin_get_by_name(GST_BIN(bin), "silkcaps");
+    GstPad *input = gst_element_get_static_pad(p->convert, "sink");
+    gst_pad_add_probe(input, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_stream_caps, p, NULL);
+    gst_object_unref(input);
     g_object_set(p->sink, "max-buffers", 2, "drop", TRUE, "sync", TRUE, "enable-last-sample", FALSE, NULL);
     GstAppSinkCallbacks callbacks = { 0 };
     callbacks.new_sample = on_new_sample;
     callbacks.new_preroll = on_new_preroll;
     gst_app_sink_set_callbacks(GST_APP_SINK(p->sink), &callbacks, p, NULL);
-    // Video only through Silk; audio to the default sink. No subtitles overlaid.
-    g_object_set(pipeline, "uri", uri, "video-sink", bin, NULL);
+    // Video only through Silk; audio to the default sink. Flags: video, audio, soft volume and
+    // native video (playsink adds no converter or scaler of its own: Silk's bin scales once, to
+    // the node's size). No subtitles overlaid, no deinterlacer or colour-balance element (each
+    // holds or copies full-size frames).
+    g_object_set(pipeline, "uri", uri, "video-sink", bin, "flags", 0x1 | 0x2 | 0x10 | 0x40, NULL);
     p->bus = gst_element_get_bus(pipeline);
     gst_bus_set_sync_handler(p->bus, on_bus_message, p, NULL);
     return p;
@@ -183,6 +261,10 @@ SilkGstPlayer *silk_gst_player_new(const char *uri, void *context, SilkGstFrameC
 int silk_gst_player_set_state(SilkGstPlayer *p, int state) {
     GstState s = state <= 0 ? GST_STATE_NULL : state == 1 ? GST_STATE_READY : state == 2 ? GST_STATE_PAUSED : GST_STATE_PLAYING;
     return gst_element_set_state(p->pipeline, s) == GST_STATE_CHANGE_FAILURE ? -1 : 0;
+}
+
+void silk_gst_player_set_size(SilkGstPlayer *p, int width, int height) {
+    apply_size(p, width, height);
 }
 
 int silk_gst_player_seek(SilkGstPlayer *p, double seconds, int accurate) {
@@ -217,6 +299,8 @@ void silk_gst_player_free(SilkGstPlayer *p) {
     gst_app_sink_set_callbacks(GST_APP_SINK(p->sink), &none, NULL, NULL);
     gst_object_unref(p->bus);
     gst_object_unref(p->sink);
+    gst_object_unref(p->convert);
+    gst_object_unref(p->caps);
     gst_object_unref(p->pipeline);
     g_mutex_clear(&p->lock);
     g_free(p);

@@ -17,6 +17,9 @@ typedef struct {
     int stride;
     /// Presentation time in seconds (-1 when unknown).
     double pts;
+    /// The stream's own size (square pixels) before Silk's scaling to the node.
+    int source_width;
+    int source_height;
     void *handle;
 } SilkGstFrame;
 
@@ -38,18 +41,28 @@ typedef void (*SilkGstFrameCallback)(void *context, SilkGstFrame frame);
 /// quickly and must not change the pipeline's state (hand the work to another thread).
 typedef void (*SilkGstEventCallback)(void *context, int kind, const char *message);
 
+/// The decoded stream has (or changed to) `source_width` × `source_height` (square pixels), on a
+/// streaming thread before its next frame is scaled: the callee sets `*width` × `*height` to the
+/// size frames should be scaled to (0 × 0, as on entry: the stream's size). Must return quickly.
+typedef void (*SilkGstSizeCallback)(void *context, int source_width, int source_height, int *width, int *height);
+
 typedef struct SilkGstPlayer SilkGstPlayer;
 
 /// Initialises GStreamer once (thread-safe). Returns 0, or -1 with the reason in `message`.
 int silk_gst_initialize(char *message, size_t message_size);
 
 /// A paused-to-null playbin for `uri` (file:// or http(s)://) whose video goes to an appsink as
-/// BGRA at the stream's size (square pixels). Returns NULL with the reason in `message` when a
-/// needed element is missing. Callbacks start once the state is set to paused or playing.
+/// BGRA at the stream's size (square pixels) until silk_gst_player_set_size. Returns NULL with
+/// the reason in `message` when a needed element is missing. Callbacks start once the state is
+/// set to paused or playing.
 SilkGstPlayer *silk_gst_player_new(const char *uri, void *context, SilkGstFrameCallback on_frame,
-                                   SilkGstEventCallback on_event, char *message, size_t message_size);
+                                   SilkGstEventCallback on_event, SilkGstSizeCallback on_size,
+                                   char *message, size_t message_size);
 /// 0 null, 1 ready, 2 paused, 3 playing. Returns -1 when the change failed at once.
 int silk_gst_player_set_state(SilkGstPlayer *player, int state);
+/// The size frames are scaled to (GStreamer renegotiates; frames already on their way keep the
+/// old size); 0 × 0: the stream's size. Call from the control thread, not a streaming thread.
+void silk_gst_player_set_size(SilkGstPlayer *player, int width, int height);
 /// A flushing seek to `seconds`; `accurate` decodes to the exact frame. Returns 0 or -1.
 int silk_gst_player_seek(SilkGstPlayer *player, double seconds, int accurate);
 void silk_gst_player_set_volume(SilkGstPlayer *player, double volume);
