@@ -167,7 +167,9 @@ public struct FrameRunner {
             let s = samples[r.commitSequence]!
             let cost = s.busy + r.compositeCPUMs + r.presentMs
             frameCost.append(cost)
-            timeline.append([(s.start * 1000).rounded() / 1000, (cost * 1000).rounded() / 1000])
+            // Start times to the microsecond: a late frame and the next on-time one can start under
+            // half a millisecond apart, and millisecond rounding made them equal.
+            timeline.append([(s.start * 1e6).rounded() / 1e6, (cost * 1000).rounded() / 1000])
         }
         let seconds = max(1e-9, wall1 - wall0)
         let sampleList = measured.map { samples[$0.commitSequence]! }

@@ -19,15 +19,17 @@ public enum NodeSnapshot {
         pass.synchronousDisplay = true
         afterSetUp()
         // Containers create and measure their items on background queues and queue the result
-        // for a pass: keep passing until nothing is pending anywhere (10 s at most).
+        // for a pass: keep passing until nothing is pending anywhere (10 s at most, by the
+        // clock: a count of passes without sleeping ran out in ~50 ms while a loaded machine's
+        // edit queue was still measuring the kiosk's list, which then came out empty).
+        let deadline = DispatchTime.now() + .seconds(10)
         var idlePasses = 0
-        for _ in 0..<10_000 {
+        while DispatchTime.now() < deadline {
             pass.run()
             pass.committer.commit()
-            let idle = pass.isDisplayComplete
-            if idle { idlePasses += 1 } else { idlePasses = 0 }
+            if pass.isDisplayComplete { idlePasses += 1 } else { idlePasses = 0 }
             if idlePasses >= 2 { break }
-            if idle { usleep(1000) }
+            usleep(pass.hasPendingWork ? 0 : 1000)
         }
         if ProcessInfo.processInfo.environment["SILK_DEBUG_NODES"] != nil {
             print(root.recursiveDescription)
