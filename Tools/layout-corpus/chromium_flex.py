@@ -17,17 +17,13 @@ Usage: chromium_flex.py [--seed N] [--cases N] [--chromium PATH] OUT.json
 Needs Debian's `chromium` (only for generating; not a test dependency).
 """
 import argparse
-import html
 import json
 import os
 import random
-import re
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from chromium_grid import BASE_CSS, MEASURE, render  # noqa: E402
+from chromium_grid import measure_in_chromium, write_corpus  # noqa: E402
 
 
 def length(r, lo, hi, pct=0.2):
@@ -152,26 +148,7 @@ def main():
     else:
         r = random.Random(args.seed)
         cases = [case(r, i) for i in range(args.cases)]
-    body = []
-    for c in cases:
-        root_html = render(c["root"], "")
-        if c.get("direction") == "rtl":
-            root_html = root_html.replace('style="', 'style="direction: rtl; ', 1)
-        body.append(f'<section data-case="{c["name"]}" style="position: relative; display: block">{root_html}</section>')
-    page = f"<!DOCTYPE html><html><head><style>{BASE_CSS}</style></head><body>{''.join(body)}{MEASURE}</body></html>"
-    with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False) as f:
-        f.write(page)
-        path = f.name
-    try:
-        dom = subprocess.run([args.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                              f"file://{path}"], capture_output=True, text=True, timeout=300).stdout
-    finally:
-        os.unlink(path)
-    m = re.search(r'data-out="([^"]*)"', dom)
-    if not m:
-        raise SystemExit("chromium produced no measurements")
-    frames = json.loads(html.unescape(m.group(1)))
-    version = subprocess.run([args.chromium, "--version"], capture_output=True, text=True).stdout.strip()
+    frames, version = measure_in_chromium(args.chromium, cases)
 
     def attach(n, it):
         f = next(it)
@@ -191,10 +168,7 @@ def main():
                     "parent's, from getBoundingClientRect. Every div has Yoga's fixture base style (flex column, "
                     "border-box, min-width/height 0, flex-shrink 0).",
            "direction": "ltr", "cases": cases}
-    with open(args.out, "w") as f:
-        f.write("{" + ",\n".join(f"{json.dumps(k)}:{json.dumps(v)}" for k, v in doc.items() if k != "cases"))
-        f.write(',\n"cases":[\n' + ",\n".join(json.dumps(c, separators=(",", ":")) for c in cases) + "\n]}\n")
-    print(f"{len(cases)} cases -> {args.out}")
+    write_corpus(args.out, doc)
 
 
 if __name__ == "__main__":

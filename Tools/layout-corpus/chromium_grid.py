@@ -21,6 +21,7 @@ Needs Debian's `chromium` (only for generating; not a test dependency).
 import argparse
 import html
 import json
+import os
 import random
 import re
 import subprocess
@@ -205,15 +206,9 @@ document.body.setAttribute('data-out', JSON.stringify(out));
 """
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=19)
-    ap.add_argument("--cases", type=int, default=300)
-    ap.add_argument("--chromium", default="chromium")
-    ap.add_argument("out")
-    args = ap.parse_args()
-    r = random.Random(args.seed)
-    cases = [case(r, i) for i in range(args.cases)]
+def measure_in_chromium(chromium, cases):
+    """Lays every case out in one headless Chromium page; returns ({case name: [[left, top,
+    width, height] per node, depth first]}, Chromium's version line)."""
     body = []
     for c in cases:
         root_html = render(c["root"], "")
@@ -224,13 +219,37 @@ def main():
     with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False) as f:
         f.write(page)
         path = f.name
-    dom = subprocess.run([args.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                          f"file://{path}"], capture_output=True, text=True, timeout=300).stdout
+    try:
+        dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                              f"file://{path}"], capture_output=True, text=True, timeout=300).stdout
+    finally:
+        os.unlink(path)
     m = re.search(r'data-out="([^"]*)"', dom)
     if not m:
         raise SystemExit("chromium produced no measurements")
-    frames = json.loads(html.unescape(m.group(1)))
-    version = subprocess.run([args.chromium, "--version"], capture_output=True, text=True).stdout.strip()
+    version = subprocess.run([chromium, "--version"], capture_output=True, text=True).stdout.strip()
+    return json.loads(html.unescape(m.group(1))), version
+
+
+def write_corpus(out, doc):
+    """Writes a corpus document: its keys one per line, then one case per line (small diffs)."""
+    cases = doc["cases"]
+    with open(out, "w") as f:
+        f.write("{" + ",\n".join(f"{json.dumps(k)}:{json.dumps(v)}" for k, v in doc.items() if k != "cases"))
+        f.write(',\n"cases":[\n' + ",\n".join(json.dumps(c, separators=(",", ":")) for c in cases) + "\n]}\n")
+    print(f"{len(cases)} cases -> {out}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=19)
+    ap.add_argument("--cases", type=int, default=300)
+    ap.add_argument("--chromium", default="chromium")
+    ap.add_argument("out")
+    args = ap.parse_args()
+    r = random.Random(args.seed)
+    cases = [case(r, i) for i in range(args.cases)]
+    frames, version = measure_in_chromium(args.chromium, cases)
 
     def attach(node, it):
         f = next(it)
@@ -258,10 +277,7 @@ def main():
                     "parent's, from getBoundingClientRect. Every div has Yoga's fixture base style (flex column, "
                     "border-box, min-width/height 0, flex-shrink 0); grid keys are in docs/layout.md, \"Grid\".",
            "direction": "ltr", "cases": cases}
-    with open(args.out, "w") as f:
-        f.write("{" + ",\n".join(f"{json.dumps(k)}:{json.dumps(v)}" for k, v in doc.items() if k != "cases"))
-        f.write(',\n"cases":[\n' + ",\n".join(json.dumps(c, separators=(",", ":")) for c in cases) + "\n]}\n")
-    print(f"{len(cases)} cases -> {args.out}")
+    write_corpus(args.out, doc)
 
 
 if __name__ == "__main__":
