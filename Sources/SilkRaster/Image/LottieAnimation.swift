@@ -292,20 +292,14 @@ struct LottieCheck {
 
     /// The largest value an animatable property takes: `{"k": n}`, `{"k": [n…]}` or keyframes
     /// `{"k": [{"s": [n…]}, …]}`.
-    private func largestValue(_ property: Any?) -> Double? {
-        guard let p = property as? [String: Any], let k = p["k"] else { return nil }
-        var values: [Double] = []
-        func collect(_ v: Any) {
-            if let n = v as? NSNumber { values.append(n.doubleValue) }
-            else if let a = v as? [Any] { a.forEach(collect) }
-            else if let kf = v as? [String: Any] { [kf["s"], kf["e"]].compactMap { $0 }.forEach(collect) }
-        }
-        collect(k)
-        return values.max()
-    }
+    private func largestValue(_ property: Any?) -> Double? { values(of: property).max() }
 
-    private func smallestValue(_ property: Any?) -> Double? {
-        guard let p = property as? [String: Any], let k = p["k"] else { return nil }
+    /// The smallest value an animatable property takes (the forms as for `largestValue`).
+    private func smallestValue(_ property: Any?) -> Double? { values(of: property).min() }
+
+    /// Every number an animatable property holds, keyframes' start and end values included.
+    private func values(of property: Any?) -> [Double] {
+        guard let p = property as? [String: Any], let k = p["k"] else { return [] }
         var values: [Double] = []
         func collect(_ v: Any) {
             if let n = v as? NSNumber { values.append(n.doubleValue) }
@@ -313,7 +307,7 @@ struct LottieCheck {
             else if let kf = v as? [String: Any] { [kf["s"], kf["e"]].compactMap { $0 }.forEach(collect) }
         }
         collect(k)
-        return values.min()
+        return values
     }
 
     /// Repeater copies (multiplied down nested groups) and dash lengths.
