@@ -64,8 +64,10 @@ open class DropdownNode: ChoiceControlNode, @unchecked Sendable {
         let controller = PickerListController(node: card)
         controller.list = list
         controller.onClose = { [weak self] in self?.listDidClose() }
-        list.addTarget(for: .valueChanged) { [weak self, weak controller] _, _ in
-            guard let self, let index = list.selectedIndex else { return }
+        // `list` weakly: the list keeps its targets, so a strong capture made a cycle that kept
+        // every list opened (found by LeakSanitizer).
+        list.addTarget(for: .valueChanged) { [weak self, weak controller, weak list] _, _ in
+            guard let self, let index = list?.selectedIndex else { return }
             _ = controller?.dismiss()
             self.listDidClose()
             self.choose(index)
