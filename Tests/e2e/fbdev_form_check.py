@@ -7,7 +7,7 @@ Usage: fbdev_form_check.py WORKDIR REFERENCE.png
   2. taps on its keys (QEMU's virtio tablet: QEMU 7.2 has no multitouch device, so a tap is an
      absolute pointer press, which Silk treats as a touch) type "Ada" into the name field;
   3. QMP send-key: Tab, then z o ' e (dead acute + e → é) @ x . o r g into the e-mail field;
-  4. Tab, then taps on the symbols page type the PIN 1234;
+  4. Tab, then taps on the PIN pad the PIN field asks for type 1234;
   5. the screendump matches the headless reference of the same form filled from code;
   6. Enter submits; SIGTERM restores the console and the app exits 0.
 Prints PASS/FAIL lines; the exit status is 0 when every check passed."""
@@ -61,15 +61,20 @@ check("QMP send-key: Tab, then z o ' e @ x . o r g types zoé@x.org (dead acute 
 
 send('tab')
 focused = wait_for('form: editing pin', 3)
-tap('symbols', keys)
+# The PIN field asks for the PIN pad (its key map, with digits, is printed when it shows); a
+# keyboard without one would need its symbols page first.
 end = time.time() + 5
 while '1' not in key_map() and time.time() < end: time.sleep(0.1)
+if '1' not in key_map() and 'symbols' in keys:
+    tap('symbols', keys)
+    end = time.time() + 5
+    while '1' not in key_map() and time.time() < end: time.sleep(0.1)
 digits = key_map()
 for k in ['1', '2', '3', '4']:
     if k in digits: tap(k, digits)
-tap('letters', digits)
+if 'letters' in digits: tap('letters', digits)
 ok = focused and wait_for('form: pin 4 digits', 5)
-check('Tab to the PIN, taps on the symbols page type 4 digits', ok,
+check('Tab to the PIN, taps on the PIN pad type 4 digits', ok,
       next((l for l in reversed(log_text().splitlines()) if 'form: pin' in l), 'no pin line'))
 
 rw, rh, ref = read_png(reference)
