@@ -36,15 +36,6 @@ import SilkTestSupport
         return (node, h)
     }
 
-    func wait(_ what: String, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !condition() {
-            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return false }
-            usleep(1000)
-        }
-        return true
-    }
-
     /// The colour shown at time t: the source's frame, else the layer's own contents (frame 0).
     func shown(_ node: ImageNode, at t: Double) -> (UInt32?, Bool) {
         let sample = node.layer!.contentsSource!.contents(at: t)
@@ -64,14 +55,14 @@ import SilkTestSupport
         }
         for (n, (delay, color)) in expected.enumerated() where n > 0 {
             t += expected[n - 1].0
-            guard wait("frame \(n) decoded", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 }) else { return }
+            guard waitFor("frame \(n) decoded", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 }) else { return }
             #expect(shown(node, at: t - 0.001).0 == expected[n - 1].1, "frame \(n - 1) until its delay ends")
             #expect(shown(node, at: t).0 == color, "frame \(n) at \(t)")
             _ = delay
         }
         // After the second play the last frame stays and the source stops animating.
         t += expected.last!.0
-        #expect(wait("end of stream", { node.animationStatistics?.bufferedFrames == 0 }))
+        #expect(waitFor("end of stream", { node.animationStatistics?.bufferedFrames == 0 }))
         usleep(20_000)
         let end = shown(node, at: t + 1)
         #expect(end.0 == c[5] && end.1 == false)
@@ -82,7 +73,7 @@ import SilkTestSupport
     @Test func hiddenNodesDecodeNothingAndReleaseTheirRing() throws {
         let (node, _) = try show(gif(frames: 20, delays: [5], loop: 0))
         _ = shown(node, at: 1)
-        #expect(wait("ring filled", { node.animationStatistics?.bufferedFrames == 3 }))
+        #expect(waitFor("ring filled", { node.animationStatistics?.bufferedFrames == 3 }))
         #expect(shown(node, at: 1.05).0 == Self.colors[2])
         let before = try #require(node.animationStatistics)
         // Off screen (still in the display range): paused, ring and decoder released.
@@ -99,7 +90,7 @@ import SilkTestSupport
         NodePass.adoptCurrentThreadAsPassThread()
         node.setInterfaceState([.preload, .display, .visible, .measureLayout])
         _ = shown(node, at: 5)
-        #expect(wait("ring refilled", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 }))
+        #expect(waitFor("ring refilled", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 }))
         #expect(shown(node, at: 5.05).0 == Self.colors[3])
         #expect(node.animationStatistics?.currentFrame == 2)
     }
@@ -110,11 +101,11 @@ import SilkTestSupport
             _ = shown(node, at: 0)
             var t = 0.0
             for _ in 0..<10 {
-                _ = wait("frame", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 })
+                _ = waitFor("frame", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 })
                 t += 0.04
                 _ = shown(node, at: t)
             }
-            _ = wait("ring full", { node.animationStatistics?.bufferedFrames == 3 })
+            _ = waitFor("ring full", { node.animationStatistics?.bufferedFrames == 3 })
             let s = try #require(node.animationStatistics)
             #expect(s.bufferedFrames <= s.ringCapacity)
             NodePass.adoptCurrentThreadAsPassThread()
@@ -130,7 +121,7 @@ import SilkTestSupport
     @Test func aStillGIFDoesNotKeepTheClockRunning() throws {
         let (node, _) = try show(gif(frames: 1, delays: [0], loop: 0))
         _ = shown(node, at: 0)
-        #expect(wait("end", { shown(node, at: 1).1 == false }))
+        #expect(waitFor("end", { shown(node, at: 1).1 == false }))
         #expect(node.animationStatistics?.decodedFrames == 0)
     }
 

@@ -31,15 +31,6 @@ import SilkTestSupport
         return (node, h)
     }
 
-    func wait(_ what: String, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !condition() {
-            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return false }
-            usleep(1000)
-        }
-        return true
-    }
-
     @Test func playsAtTheFileRateLoopsAndPausesWhenHidden() throws {
         let (node, _) = show(try Self.spinner())
         let first = try #require(node.layer?.contents)
@@ -51,7 +42,7 @@ import SilkTestSupport
         var t = 10.0
         var indices: [Int] = []
         for _ in 0..<70 {
-            guard wait("next frame", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 }) else { return }
+            guard waitFor("next frame", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 }) else { return }
             t += 1.0 / 30
             let sample = source.contents(at: t)
             #expect(sample.isAnimating)
@@ -82,7 +73,7 @@ import SilkTestSupport
         NodePass.adoptCurrentThreadAsPassThread()
         node.setInterfaceState([.preload, .display, .visible, .measureLayout])
         _ = source.contents(at: 100)
-        #expect(wait("resumed", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 }))
+        #expect(waitFor("resumed", { (node.animationStatistics?.bufferedFrames ?? 0) > 0 }))
         _ = source.contents(at: 100 + 1.0 / 30)
         #expect(node.animationStatistics?.currentFrame == paused.currentFrame + 1)
     }
@@ -103,7 +94,7 @@ import SilkTestSupport
         thread.start()
         defer { thread.stop() }
         thread.commit(h.host.snapshot())
-        #expect(wait("ten different frames on screen", { seen.current.count >= 10 }), "\(seen.current.count) frames")
+        #expect(waitFor("ten different frames on screen", { seen.current.count >= 10 }), "\(seen.current.count) frames")
         #expect(node.animationStatistics.map { $0.shownFrames >= 9 } == true)
     }
 

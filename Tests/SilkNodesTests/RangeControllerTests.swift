@@ -152,12 +152,20 @@ extension PipelineTests {
     }
 }
 
-/// Waits up to 5 s for `condition` (work on other queues).
-func waitFor(_ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: 5)
+/// Waits up to `timeout` seconds (5 by default) for `condition` (work on other queues).
+func waitFor(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
     while !condition() {
         if Date() > deadline { return false }
         usleep(1000)
     }
     return true
+}
+
+/// Waits up to `timeout` seconds for `condition`; records an issue naming `what` when it never
+/// holds (the animated image and Lottie node tests).
+func waitFor(_ what: String, timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let held = waitFor(timeout: timeout, condition)
+    if !held { Issue.record("timed out waiting for \(what)") }
+    return held
 }
