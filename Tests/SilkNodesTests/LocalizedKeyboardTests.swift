@@ -258,6 +258,16 @@ extension PipelineTests {
         #expect(k.layouts.map(\.name) == ["ru"])
     }
 
+    @Test func aLongListIsCutAtTheMaximumBeforeAnyIsCompiled() {
+        let k = KeyboardNode()
+        // Repeats count once; past the maximum, one error and no compile per name.
+        let names = ["us", "us"] + (0..<10_000).map { "nope\($0)" }
+        let errors = k.setLayouts(names, includingEnvironment: false)
+        #expect(errors.count == KeyboardNode.maximumLayouts)   // 15 unknown names + the cut
+        #expect(errors.first?.description.contains("more than \(KeyboardNode.maximumLayouts)") == true)
+        #expect(k.layouts.map(\.name) == ["us"])
+    }
+
     @Test func pinPadForAPinField() {
         withKeyboard {
             let (host, field, h, d) = scene([], type: .pin)

@@ -379,6 +379,7 @@ if SILK_OSK=always timeout 120 env -u WAYLAND_DISPLAY -u XKB_DEFAULT_LAYOUT "$si
 else bad "demo form --keyboard-layouts de,ru,he: $(cat "$tmp/log")"; fi
 expect_refusal form-layout-unknown '"xx" is unknown to xkb' -- demo form --backend headless --keyboard-layouts de,xx
 expect_refusal form-layout-malformed "--keyboard-layouts" -- demo form --backend headless --keyboard-layouts "de,,ru"
+expect_refusal form-layout-too-many "at most 16" -- demo form --backend headless --keyboard-layouts "$(printf 'xx%d,' $(seq 1 5000))xx"
 # SIGTERM mid-frame (docs/reliability.md): the rainforest scrolling, its display queues busy
 # decoding and blurring photos; the app stops in order, writes its last frame and exits 0.
 env -u WAYLAND_DISPLAY "$silk" demo rainforest --size 640x480 --out "$tmp/term.png" >"$tmp/log" 2>&1 &

@@ -69,6 +69,7 @@ struct DemoCommand: ParsableCommand {
         guard captureEvery >= 0 else { fail("--capture-every \(captureEvery): must be 0 (off) or more") }
         if let layoutNames {
             if layoutNames.isEmpty || layoutNames.contains(where: \.isEmpty) { fail("--keyboard-layouts \"\(keyboardLayouts ?? "")\": expected names such as de,ru,he") }
+            if layoutNames.count > KeyboardNode.maximumLayouts { fail("--keyboard-layouts: \(layoutNames.count) layouts, at most \(KeyboardNode.maximumLayouts)") }
             for name in layoutNames {
                 do { _ = try XKBLayoutTable.load(name, composer: nil) } catch { fail("--keyboard-layouts: \(error.description)") }
             }

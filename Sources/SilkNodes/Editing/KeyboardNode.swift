@@ -134,8 +134,13 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
         updateTitles()
     }
 
+    /// The most layouts `setLayouts(_:includingEnvironment:)` loads (the user's own included);
+    /// names beyond are skipped with an error.
+    public static let maximumLayouts = 16
+
     /// Loads the layouts named (xkb names: "de", "fr(bepo)") after the user's own
-    /// (`XKB_DEFAULT_LAYOUT`, when `includingEnvironment`), skipping duplicates. A name xkb does
+    /// (`XKB_DEFAULT_LAYOUT`, when `includingEnvironment`), skipping duplicates and names
+    /// beyond `maximumLayouts`. A name xkb does
     /// not know, or a layout whose keys type no letter, is skipped with an error logged and
     /// returned; when none loads, the keyboard falls back to xkb's "us" (and to the built-in
     /// US QWERTY if even that cannot be compiled). Main thread.
@@ -144,8 +149,19 @@ public final class KeyboardNode: DisplayNode, @unchecked Sendable {
         var errors: [XKBError] = []
         var loaded: [XKBLayoutTable] = []
         let composer = XKBComposer()
-        let all = (includingEnvironment ? XKBLayoutTable.environmentLayouts() : []) + names
-        for name in all where !loaded.contains(where: { $0.name == name }) {
+        var all: [String] = []
+        for name in (includingEnvironment ? XKBLayoutTable.environmentLayouts() : []) + names where !all.contains(name) {
+            // Each name costs an xkb keymap compile (~13 ms): a list of thousands would stall
+            // the main thread, and a layout key cycling through more than a few is no keyboard.
+            guard all.count < Self.maximumLayouts else {
+                let error = XKBError("more than \(Self.maximumLayouts) keyboard layouts: \"\(name)\" and the rest are skipped")
+                logger.error("on-screen keyboard: \(error.description)")
+                errors.append(error)
+                break
+            }
+            all.append(name)
+        }
+        for name in all {
             do { loaded.append(try XKBLayoutTable.load(name, composer: composer)) }
             catch {
                 logger.error("on-screen keyboard: \(error.description)")
