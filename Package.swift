@@ -60,6 +60,8 @@ let package = Package(
         systemLibrary("CDRM", pkgConfig: "libdrm", apt: ["libdrm-dev"]),
         // libseat: the KMS backend opens the card and input devices through seatd or logind.
         systemLibrary("CSeat", pkgConfig: "libseat", apt: ["libseat-dev"]),
+        // libinput: the console backends' optional input stack (`--input libinput`), beside Silk's own evdev reader.
+        systemLibrary("CLibinput", pkgConfig: "libinput", apt: ["libinput-dev"]),
         // wayland-scanner output for protocols/*.xml, committed (scripts/generate-protocols.sh).
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"], path: "Sources/CBindings/CWaylandProtocols"),
         // SHA-256 for the image cache's file names (SilkNetworkImage).
@@ -106,7 +108,8 @@ let package = Package(
         // Presenters know nothing of nodes: they report to their window through
         // `PresenterEventHandler` (SilkRender) with SilkInput's values.
         .target(name: "SilkFramebuffer",
-                dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender", "CSilkLinux", "CXKBCommon", logging],
+                dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender", "CSilkLinux", "CXKBCommon",
+                               "CLibinput", logging],
                 swiftSettings: strict),
         .target(name: "SilkWayland",
                 dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender",

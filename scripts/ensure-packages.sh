@@ -17,6 +17,8 @@ build_pkgs=(pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixm
   libdrm-dev
   # libseat (CSeat): the KMS backend opens the card and input devices through seatd/logind.
   libseat-dev
+  # libinput (CLibinput): `--input libinput` on the fbdev and KMS backends (touchpads, tablets, quirks).
+  libinput-dev
   # cairo draws vector paths into Silk's bitmaps; librsvg renders SVG images (through cairo).
   libcairo2-dev librsvg2-dev
   # GIF and WebP decoding, still and animated (CGIF, CWebP; docs/images.md).
@@ -40,6 +42,9 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   qemu-system-x86 cpio busybox-static xkb-data
   # The KMS end-to-end case kms-seatd copies seatd into the VM (the kiosk as an unprivileged user).
   seatd
+  # The libinput end-to-end case (kms-libinput) runs systemd-udevd in the VM: libinput takes only
+  # devices udev tagged ID_INPUT_* (its input_id builtin).
+  udev
   # Compose tables for dead keys (xkbcommon-compose reads /usr/share/X11/locale).
   libx11-data wl-clipboard
   # Wayland end-to-end tests: compositors (cage needs xwayland), screenshots, virtual keyboard,

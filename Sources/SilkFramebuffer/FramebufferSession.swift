@@ -64,7 +64,7 @@ public final class FramebufferSession: PresenterEventSource {
     let inputOptions: InputOptions
     /// The seat the display and input devices were opened through (nil: opened directly).
     let seat: (any DeviceSeat)?
-    private var input: EvdevInput?
+    private var input: (any ConsoleInput)?
     private var seatActive = true
     private weak var handler: (any PresenterEventHandler)?
     private let cursor = Layer()
@@ -124,7 +124,10 @@ public final class FramebufferSession: PresenterEventSource {
 
         let screen = InputScreen(deviceWidth: presenter.deviceWidth, deviceHeight: presenter.deviceHeight,
                                  rotation: presenter.rotation, scale: presenter.scale)
-        let input = EvdevInput(screen: screen, options: inputOptions, loop: loop)
+        let input: any ConsoleInput = switch inputOptions.driver {
+        case .evdev: EvdevInput(screen: screen, options: inputOptions, loop: loop)
+        case .libinput: LibinputInput(screen: screen, options: inputOptions, loop: loop)
+        }
         input.seat = seat
         input.log = { logger.notice("\($0)") }
         input.deliver = { [weak self] event in

@@ -19,6 +19,7 @@ struct FramebufferArguments: ParsableArguments {
     @Flag(help: "Leave the console's mode alone (no KD_GRAPHICS).") var noConsole = false
     @Option(help: "Input devices folder.") var inputDir: String = "/dev/input"
     @Flag(help: "Grab input devices exclusively (EVIOCGRAB).") var grab = false
+    @Option(help: "Input stack: evdev (Silk's own reader, no udev needed) or libinput (touchpads, tablets, quirks; needs udev's device tags).") var input: InputDriver = .evdev
     @Option(help: "Touch calibration matrix 'a b c d e f' (libinput's LIBINPUT_CALIBRATION_MATRIX).") var touchCalibration: String?
     @Flag(help: "Swap the touchscreen's X and Y axes.") var touchSwapAxes = false
     @Flag(help: "Mirror the touchscreen's X axis.") var touchInvertX = false
@@ -62,6 +63,7 @@ struct FramebufferArguments: ParsableArguments {
         var o = InputOptions()
         o.directory = inputDir
         o.grab = grab
+        o.driver = input
         var c = touchCalibration.flatMap { TouchCalibration(matrixString: $0) } ?? TouchCalibration()
         c.swapAxes = touchSwapAxes; c.invertX = touchInvertX; c.invertY = touchInvertY
         o.calibration = c
@@ -72,3 +74,4 @@ struct FramebufferArguments: ParsableArguments {
 extension FeatureChoice: ExpressibleByArgument {}
 extension SeatPolicy: ExpressibleByArgument {}
 extension KMSAPI: ExpressibleByArgument {}
+extension InputDriver: ExpressibleByArgument {}

@@ -20,11 +20,7 @@ public final class EvdevDevice {
     public init(path: String, seat: (any DeviceSeat)? = nil) throws(FramebufferError) {
         self.path = path
         self.seat = seat
-        let fd: Int32
-        do {
-            if let seat { fd = try seat.openDevice(path) }
-            else { fd = try systemCall("open(\(path))") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } }
-        } catch { throw FramebufferError.opening(path, error, defaultGroup: "input") }
+        let fd = try EvdevDevice.openNode(path, seat: seat)
         self.fd = fd
         var buffer = [CChar](repeating: 0, count: 256)
         name = silk_evdev_name(fd, &buffer, Int32(buffer.count)) >= 0
@@ -45,6 +41,22 @@ public final class EvdevDevice {
 
     deinit {
         if isGrabbed { _ = silk_ioctl_int(fd, SILK_EVIOCGRAB, 0) }
+        EvdevDevice.closeNode(fd, seat: seat)
+    }
+
+    /// The one way Silk opens an input node, for its evdev reader and for libinput's
+    /// `open_restricted`: through `seat` when given (seatd/logind: no `input` group needed), else
+    /// open(2) with `flags` (non-blocking and close-on-exec are always added). Permission problems
+    /// name the group owning the node ("input").
+    public static func openNode(_ path: String, seat: (any DeviceSeat)?, flags: Int32 = O_RDONLY) throws(FramebufferError) -> Int32 {
+        do {
+            if let seat { return try seat.openDevice(path) }
+            return try systemCall("open(\(path))") { open(path, flags | O_NONBLOCK | O_CLOEXEC) }
+        } catch { throw FramebufferError.opening(path, error, defaultGroup: "input") }
+    }
+
+    /// Closes a descriptor `openNode` returned (through the seat that opened it).
+    public static func closeNode(_ fd: Int32, seat: (any DeviceSeat)?) {
         if let seat { seat.closeDevice(fd: fd) } else { close(fd) }
     }
 

@@ -12,11 +12,45 @@ public struct InputOptions: Sendable {
     /// does not want Ctrl-Alt-Del or VT switches typed into it to act elsewhere).
     public var grab = false
     public var calibration = TouchCalibration()
+    /// Which input stack reads the devices (`--input`): Silk's own evdev reader (the default) or
+    /// libinput.
+    public var driver: InputDriver = .evdev
     public init() {}
 }
 
+/// The input stack of the console backends (fbdev, KMS).
+public enum InputDriver: String, Sendable, CaseIterable {
+    /// Silk's own evdev reader: no library beyond xkbcommon, no udev, deterministic.
+    case evdev
+    /// libinput: pointer acceleration, touchpads (tapping, two-finger scrolling, palm detection),
+    /// tablets, the quirks database and udev calibrations; needs udev's device tags.
+    case libinput
+}
+
+/// A console input stack (`EvdevInput`, `LibinputInput`) as `FramebufferSession` drives it.
+/// Main (loop) thread only.
+public protocol ConsoleInput: AnyObject {
+    /// Called with each translated event.
+    var deliver: (InputEvent) -> Void { get set }
+    /// Called when a pointer device appears or goes away (the software cursor).
+    var pointerPresenceChanged: (Bool) -> Void { get set }
+    /// Called when the first keyboard appears or the last goes away (the on-screen keyboard).
+    var keyboardPresenceChanged: (Bool) -> Void { get set }
+    /// One line per device event, for logs.
+    var log: (String) -> Void { get set }
+    /// Opens the devices through this seat instead of open(2); set before `start`.
+    var seat: (any DeviceSeat)? { get set }
+    /// The keymap (and stack) in use, for the start-up report.
+    var keymapDescription: String { get }
+    var hasPointer: Bool { get }
+    /// Opens the devices (again, after `stop`) and watches for new ones.
+    func start()
+    /// Closes the devices (a VT switch away, the end).
+    func stop()
+}
+
 /// Watches the input devices and hands translated events to `deliver`. Main (loop) thread only.
-public final class EvdevInput {
+public final class EvdevInput: ConsoleInput {
     public let options: InputOptions
     public let translator: EvdevTranslator
     /// Called with each event, on the loop thread.

@@ -21,6 +21,13 @@ public struct InputScreen: Sendable, Equatable {
         let (w, h) = rotation.logicalSize(deviceWidth: deviceWidth, deviceHeight: deviceHeight)
         return Size(width: Double(w) / scale, height: Double(h) / scale)
     }
+
+    /// A point normalised to 0…1 on the panel (clamped) → window points, through the rotation.
+    public func windowPoint(normalisedX x: Double, y: Double) -> Point {
+        let px = min(max(x, 0), 1) * Double(deviceWidth), py = min(max(y, 0), 1) * Double(deviceHeight)
+        let l = rotation.logicalPoint(fromDevice: Point(x: px, y: py), deviceWidth: deviceWidth, deviceHeight: deviceHeight)
+        return Point(x: l.x / scale, y: l.y / scale)
+    }
 }
 
 /// How a touchscreen's axes map onto the panel, applied to coordinates normalised to 0…1 from the
@@ -122,17 +129,10 @@ public final class EvdevTranslator {
 
     private func touchID(device: Int, tracking: Int) -> Int { device << 16 | (tracking & 0xffff) }
 
-    /// A point normalised to 0…1 on the panel → window points.
-    private func windowPoint(normalisedX x: Double, y: Double) -> Point {
-        let px = min(max(x, 0), 1) * Double(screen.deviceWidth), py = min(max(y, 0), 1) * Double(screen.deviceHeight)
-        let l = screen.rotation.logicalPoint(fromDevice: Point(x: px, y: py), deviceWidth: screen.deviceWidth, deviceHeight: screen.deviceHeight)
-        return Point(x: l.x / screen.scale, y: l.y / screen.scale)
-    }
-
     private func absolutePoint(_ d: DeviceState, _ x: Int32, _ y: Int32, calibrated: Bool) -> Point {
         let nx = d.xRange?.normalise(x) ?? 0, ny = d.yRange?.normalise(y) ?? 0
         let (cx, cy) = calibrated ? calibration.apply(nx, ny) : (nx, ny)
-        return windowPoint(normalisedX: cx, y: cy)
+        return screen.windowPoint(normalisedX: cx, y: cy)
     }
 
     /// Feeds events read from device `id`; returns the input events completed by SYN_REPORTs.
