@@ -29,6 +29,11 @@ struct KMSAtomic {
     private let planeFB: UInt32, planeCRTC: UInt32
     private let srcX: UInt32, srcY: UInt32, srcW: UInt32, srcH: UInt32
     private let dstX: UInt32, dstY: UInt32, dstW: UInt32, dstH: UInt32
+    /// The primary plane's `rotation` property and the turns it offers (nil: the plane has none).
+    private let rotationProperty: UInt32?
+    let offeredRotations: PlaneRotations?
+    /// The turn `modeset` sets on the plane (`.plane` of `RotationPath`); nil leaves the property alone.
+    var planeRotation: PlaneRotations?
 
     /// The pipeline for `crtcID` (index `crtcIndex`) driving `connectorID`, or why there is none
     /// (no atomic support, no primary plane, a property missing). Turns the atomic client cap on.
@@ -59,8 +64,11 @@ struct KMSAtomic {
             guard let p = table[name] else { throw AtomicUnavailable(reason: "property \(name) missing") }
             return p.id
         }
+        // `rotation` is a bitmask property: its enum entries name the bits the plane offers.
+        var offered: PlaneRotations?
+        if let r = plane["rotation"] { offered = rotations(fd: fd, property: r.id) }
         do {
-            return .success(KMSAtomic(
+            return .success(KMSAtomic(rotationProperty: plane["rotation"]?.id, offeredRotations: offered,
                 connectorID: connectorID, crtcID: crtcID, planeID: planeID, width: width, height: height,
                 connectorCRTC: try id(conn, "CRTC_ID"), crtcMode: try id(crtc, "MODE_ID"), crtcActive: try id(crtc, "ACTIVE"),
                 planeFB: try id(plane, "FB_ID"), planeCRTC: try id(plane, "CRTC_ID"),
@@ -69,9 +77,10 @@ struct KMSAtomic {
         } catch { return .failure(error) }
     }
 
-    private init(connectorID: UInt32, crtcID: UInt32, planeID: UInt32, width: Int, height: Int, connectorCRTC: UInt32,
+    private init(rotationProperty: UInt32?, offeredRotations: PlaneRotations?, connectorID: UInt32, crtcID: UInt32, planeID: UInt32, width: Int, height: Int, connectorCRTC: UInt32,
                  crtcMode: UInt32, crtcActive: UInt32, planeFB: UInt32, planeCRTC: UInt32, srcX: UInt32, srcY: UInt32,
                  srcW: UInt32, srcH: UInt32, dstX: UInt32, dstY: UInt32, dstW: UInt32, dstH: UInt32) {
+        self.rotationProperty = rotationProperty; self.offeredRotations = offeredRotations
         self.connectorID = connectorID; self.crtcID = crtcID; self.planeID = planeID; self.width = width; self.height = height
         self.connectorCRTC = connectorCRTC; self.crtcMode = crtcMode; self.crtcActive = crtcActive
         self.planeFB = planeFB; self.planeCRTC = planeCRTC
@@ -102,6 +111,7 @@ struct KMSAtomic {
         _ = drmModeAtomicAddProperty(req, planeID, dstY, 0)
         _ = drmModeAtomicAddProperty(req, planeID, dstW, UInt64(width))
         _ = drmModeAtomicAddProperty(req, planeID, dstH, UInt64(height))
+        if let planeRotation, let rotationProperty { _ = drmModeAtomicAddProperty(req, planeID, rotationProperty, planeRotation.rawValue) }
         let flags = UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET)
         if drmModeAtomicCommit(fd, req, flags | UInt32(DRM_MODE_ATOMIC_TEST_ONLY), nil) != 0 {
             let e = SystemCallError(call: "drmModeAtomicCommit(TEST_ONLY)", errno: errno)
@@ -129,6 +139,29 @@ struct KMSAtomic {
 
     private func addPlane(_ req: drmModeAtomicReqPtr, fb: UInt32) {
         _ = drmModeAtomicAddProperty(req, planeID, planeFB, UInt64(fb))
+    }
+
+    /// Puts the plane's rotation back to rotate-0 (before the console's framebuffer returns: a
+    /// legacy SETCRTC leaves the property as it is). Blocking; errors are ignored (best effort).
+    func resetRotation(fd: Int32) {
+        guard planeRotation != nil, let rotationProperty, let req = drmModeAtomicAlloc() else { return }
+        defer { drmModeAtomicFree(req) }
+        _ = drmModeAtomicAddProperty(req, planeID, rotationProperty, PlaneRotations.rotate0.rawValue)
+        _ = drmModeAtomicCommit(fd, req, 0, nil)
+    }
+
+    /// The bits a bitmask property's enum entries name (`drmModeGetProperty`).
+    static func rotations(fd: Int32, property: UInt32) -> PlaneRotations? {
+        guard let p = drmModeGetProperty(fd, property) else { return nil }
+        defer { drmModeFreeProperty(p) }
+        guard p.pointee.flags & UInt32(DRM_MODE_PROP_BITMASK) != 0 else { return nil }
+        var entries: [(name: String, value: UInt64)] = []
+        for i in 0..<Int(p.pointee.count_enums) {
+            let e = p.pointee.enums[i]
+            let name = withUnsafeBytes(of: e.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            entries.append((name, e.value))
+        }
+        return PlaneRotations(bitmaskEntries: entries)
     }
 
     /// Frees the mode blob.

@@ -80,6 +80,8 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
     private let connectorID: UInt32
     private let crtcID: UInt32
     private let converter: PixelConverter
+    /// How `--rotate` is done: by the primary plane, or in software while copying (and why).
+    public let rotationPath: RotationPath
     private let period: Double
 
     private struct Buffer {
@@ -195,7 +197,6 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         rotation = options.rotation
         (pixelWidth, pixelHeight) = rotation.logicalSize(deviceWidth: mode.width, deviceHeight: mode.height)
         scale = options.scale.isFinite && options.scale > 0 ? options.scale : 1
-        converter = PixelConverter(format: .xrgb8888, rotation: rotation)
         period = 1 / (mode.refresh.isFinite && mode.refresh > 1 ? mode.refresh : 60)
         bufferCount = min(3, max(2, options.bufferCount))
         waitForDisplay = options.waitForDisplay
@@ -228,11 +229,22 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
         // CRTC and primary plane; else (or when that commit is refused, with `auto`) legacy.
         var pipe: KMSAtomic?
         var note = ""
+        var rotationPath = RotationPath.choose(rotation, offered: nil)
         if options.api != .legacy {
             switch KMSAtomic.setUp(fd: fd, crtcID: crtcID, crtcIndex: crtc.index, connectorID: connectorID,
                                    width: mode.width, height: mode.height) {
             case var .success(a):
-                if let e = a.modeset(fd: fd, mode: mode.raw, fb: made[0].fbID) {
+                // --rotate: the plane turns the picture where it offers the turn (180°), proved
+                // by the test-only commit; refused, the same commit without it, in software.
+                rotationPath = RotationPath.choose(rotation, offered: a.offeredRotations)
+                if case let .plane(bit) = rotationPath { a.planeRotation = bit }
+                var failure = a.modeset(fd: fd, mode: mode.raw, fb: made[0].fbID)
+                if failure != nil, let bit = a.planeRotation {
+                    rotationPath = .software("the driver refused \(bit) in a test-only commit: \(failure!)")
+                    a.planeRotation = nil
+                    failure = a.modeset(fd: fd, mode: mode.raw, fb: made[0].fbID)
+                }
+                if let e = failure {
                     if options.api == .atomic || e.errno == EACCES || e.errno == EPERM {
                         silk_display_guard_disarm()
                         release()
@@ -253,6 +265,14 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
             }
         }
         atomic = pipe
+        if pipe == nil, rotation != .none {
+            rotationPath = .software(options.api == .legacy ? "--kms-api legacy has no plane properties" : "legacy modesetting has no plane properties")
+        }
+        self.rotationPath = rotationPath
+        // The plane turns the buffers as they are; else the copy into them turns the picture.
+        if case .plane = rotationPath { converter = PixelConverter(format: .xrgb8888, rotation: .none) }
+        else { converter = PixelConverter(format: .xrgb8888, rotation: rotation) }
+        if rotation != .none { logger.notice("\(rotationPath.logLine(rotation))") }
         modesetting = pipe.map { "atomic modesetting (primary plane \($0.planeID))" } ?? "legacy modesetting" + note
         if pipe == nil {
             var connector = connectorID
@@ -305,7 +325,7 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
     public var startupReport: String {
         "\(devicePath)\(seat.map { " (through \($0.seatDescription))" } ?? ""): \(connectorName) \(mode), XRGB8888, \(bufferCount) dumb buffers, \(modesetting), page flips "
             + (hasVBlank ? "paced by vblank events" : "(the driver has no vblank interrupt: paced by a timer at \(String(format: "%.2f", 1 / period)) Hz)")
-            + ", rotation \(rotation)"
+            + ", rotation \(rotation)" + (rotation == .none ? "" : { if case .plane = rotationPath { " (by the plane)" } else { " (in software)" } }())
     }
 
     /// The screen's width in device pixels (the mode's).
@@ -572,6 +592,8 @@ public final class KMSPresenter: Presenter, ConsoleDisplay, @unchecked Sendable 
             silk_display_guard_disarm()
             logger.notice("kms: exiting while switched away: the CRTC is left to the session in front")
         }
+        // A turned plane keeps its rotation through the legacy restore below: turn it back first.
+        if !paused { atomic?.resetRotation(fd: fd) }
         let restored = paused ? 1 : silk_display_guard_restore()
         if restored == 0 { logger.notice("kms: restored CRTC \(crtcID) on \(devicePath) to its previous framebuffer and mode") }
         else if restored < 0 { logger.warning("kms: restoring the previous CRTC on \(devicePath) failed: \(SystemCallError(call: "drmModeSetCrtc", errno: errno))") }

@@ -168,3 +168,40 @@ import SilkInput
         #expect(target(.character("a"), [.control, .alt]) == nil)
     }
 }
+
+/// `--rotate` on KMS: the primary plane's `rotation` property (a bitmask) where it offers the
+/// turn, else software rotation. The drivers in the VM (bochs-drm) have no such property, so the
+/// plane path is covered here only.
+@Suite struct KMSPlaneRotationTests {
+    @Test func bitmaskEntriesAreBitNumbers() {
+        // vc4's primary plane: rotate-0, rotate-180, reflect-x, reflect-y (bits 0, 2, 4, 5).
+        let vc4 = PlaneRotations(bitmaskEntries: [("rotate-0", 0), ("rotate-180", 2), ("reflect-x", 4), ("reflect-y", 5)])
+        #expect(vc4 == [.rotate0, .rotate180, .reflectX, .reflectY])
+        #expect(vc4.description == "rotate-0, rotate-180, reflect-x, reflect-y")
+        #expect(PlaneRotations(bitmaskEntries: [("bogus", 64), ("rotate-0", 0)]) == .rotate0)
+        #expect(PlaneRotations(bitmaskEntries: []).description == "none")
+    }
+
+    @Test func drmTurnsCounterClockwise() {
+        #expect(PlaneRotations.drmBit(for: .clockwise90) == .rotate270)
+        #expect(PlaneRotations.drmBit(for: .clockwise270) == .rotate90)
+        #expect(PlaneRotations.drmBit(for: .upsideDown) == .rotate180)
+        #expect(PlaneRotations.drmBit(for: .none) == .rotate0)
+    }
+
+    @Test func theChoice() {
+        let all: PlaneRotations = [.rotate0, .rotate90, .rotate180, .rotate270]
+        let vc4: PlaneRotations = [.rotate0, .rotate180, .reflectX, .reflectY]
+        #expect(RotationPath.choose(.none, offered: all) == .none)
+        #expect(RotationPath.choose(.upsideDown, offered: vc4) == .plane(.rotate180))
+        #expect(RotationPath.choose(.upsideDown, offered: all) == .plane(.rotate180))
+        #expect(RotationPath.choose(.upsideDown, offered: nil) == .software("the primary plane has no rotation property"))
+        #expect(RotationPath.choose(.upsideDown, offered: .rotate0) == .software("the primary plane offers only rotate-0"))
+        // 90/270 need transposed buffers: software even where the plane offers the bit.
+        guard case let .software(why) = RotationPath.choose(.clockwise90, offered: all) else { Issue.record("90° by the plane"); return }
+        #expect(why.contains("transposed"))
+        #expect(RotationPath.choose(.clockwise270, offered: vc4) == .software("the primary plane offers only rotate-0, rotate-180, reflect-x, reflect-y"))
+        #expect(RotationPath.choose(.clockwise90, offered: nil).logLine(.clockwise90) == "kms: rotation 90°: in software (the primary plane has no rotation property)")
+        #expect(RotationPath.plane(.rotate180).logLine(.upsideDown) == "kms: rotation 180°: by the primary plane (rotate-180)")
+    }
+}
