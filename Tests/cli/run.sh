@@ -297,6 +297,7 @@ expect_refusal kms-mode-rate "--mode '640x480@0'" -- bench --backend kms --mode 
 expect_refusal kms-buffers "--buffers 5" -- demo --backend kms --buffers 5
 expect_refusal kms-seat-bogus "--seat" -- demo --backend kms --seat sometimes
 expect_refusal kms-api-bogus "--kms-api" -- demo --backend kms --kms-api fast
+expect_refusal input-driver-bogus "--input" -- demo --backend fbdev --input udev
 # --seat libseat with no seat daemon to reach (a socket path that does not exist): one line, exit 2.
 SEATD_SOCK=/nonexistent/seatd.sock LIBSEAT_BACKEND= XDG_SESSION_ID= expect_refusal kms-seat-missing "no seat to open the display through" -- demo --backend kms --seat libseat --device /dev/null
 # Through libseat's noop backend (no daemon) a non-DRM device is still refused by name.

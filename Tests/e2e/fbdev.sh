@@ -20,6 +20,11 @@
 # fatal-signal guard.
 # A VM on bochs-drm (kms-seatd) runs seatd and the kiosk as an unprivileged user through libseat,
 # then switches VTs (chvt 2, chvt 1) and checks the pause and the repaint (fbdev_seat_check.py).
+# A VM on bochs-drm (kms-libinput) runs the kiosk on `--backend kms --input libinput --rotate 180`:
+# first without udev (libinput takes no device: one line, the app goes on), then with systemd-udevd
+# (libinput needs udev's ID_INPUT tags); the screendump must equal the snapshot turned 180° (bochs
+# has no plane rotation: the software fallback, logged), a key and a tablet tap must change it
+# (fbdev_libinput_check.py).
 # A third VM (bochs) runs `silk demo form` with the on-screen keyboard forced on and checks typing
 # by taps on it and by send-key, dead keys included (Tests/e2e/fbdev_form_check.py).
 # Prints "fbdev-e2e: N passed, M failed"; exits non-zero on any failure. Everything runs under
@@ -86,10 +91,17 @@ cp "$BUSYBOX" "$R/bin/busybox"
 strip -o "$R/silk" "$SILK" 2>/dev/null || cp "$SILK" "$R/silk"
 ldd "$SILK" | grep -oE '/[^ ]+' | sort -u | while read -r l; do cp -L --parents "$l" "$R/"; done
 # kms-seatd: seatd (the seat daemon) and util-linux's setpriv (busybox's cannot change uid), with their libraries.
-for b in /usr/sbin/seatd /usr/bin/setpriv; do
+# kms-libinput: udevd (udevadm run as systemd-udevd) with the rule that tags input devices.
+for b in /usr/sbin/seatd /usr/bin/setpriv /bin/udevadm; do
   [ -x "$b" ] || continue
   cp "$b" "$R/bin/"; ldd "$b" | grep -oE '/[^ ]+' | sort -u | while read -r l; do cp -L --parents "$l" "$R/"; done
 done
+if [ -x "$R/bin/udevadm" ]; then
+  ln -s udevadm "$R/bin/systemd-udevd"
+  mkdir -p "$R/lib/udev/rules.d"; cp /lib/udev/rules.d/60-input-id.rules "$R/lib/udev/rules.d/"
+fi
+# libinput's quirks database (its libraries come with silk's ldd list above).
+[ -d /usr/share/libinput ] && cp -r --parents /usr/share/libinput "$R/"
 mkdir -p "$R/assets"; cp -r "$ROOT/assets/fonts" "$ROOT/assets/photos" "$R/assets/"
 # The Compose table for dead keys (xkbcommon-compose finds it through compose.dir).
 for f in compose.dir locale.alias locale.dir en_US.UTF-8; do
@@ -164,6 +176,16 @@ if grep -q "app=form" /proc/cmdline; then
   # The sign-in form with the on-screen keyboard forced on (the VM has a keyboard device), a still
   # caret, and the us(intl) layout, whose apostrophe is a dead acute.
   SILK_OSK=always SILK_CARET_BLINK=0 XKB_DEFAULT_LAYOUT=us XKB_DEFAULT_VARIANT=intl /silk demo form --backend fbdev &
+elif grep -q "app=libinput" /proc/cmdline; then
+  # libinput through the path backend: without udev's tags it takes no device (one line, the app
+  # goes on without input); then udevd tags the devices and the kiosk runs turned 180°.
+  i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+  /silk demo kiosk --backend kms --input libinput --seconds 2 >/tmp/noudev.log 2>&1
+  echo "INIT noudev exit=$? lines=$(grep -c 'libinput opened no input device' /tmp/noudev.log) $(grep 'libinput opened no' /tmp/noudev.log | head -c 300)"
+  mkdir -p /run/udev; /bin/systemd-udevd --daemon >/tmp/udevd.log 2>&1
+  /bin/udevadm trigger --action=add --subsystem-match=input; /bin/udevadm settle --timeout=10
+  echo "INIT udev tagged $(cat /run/udev/data/c13:* 2>/dev/null | grep -c 'ID_INPUT=1') input nodes"
+  /silk demo kiosk --backend kms --input libinput --rotate 180 --mode 1024x768@60 --clock 09:41:00 &
 elif grep -q "app=kms" /proc/cmdline; then
   # KMS on bochs-drm's /dev/dri/card0. Text on tty1 first, so that a screendump after the app
   # shows whether the console came back; then a mode the connector lacks (one line, exit 2).
@@ -242,6 +264,7 @@ run_vm vesafb-16bpp vesa "vga=0x317"
 BUDGET=${FBDEV_E2E_BENCH_TIMEOUT:-90} run_vm bench-bochs bochs "video=${W_}x${H_} app=bench" "$ROOT/Tests/e2e/fbdev_bench_check.py" "$WORK/bench-bochs" "$ROOT"
 BUDGET=${FBDEV_E2E_KMS_TIMEOUT:-180} run_vm kms-bochs bochs "video=${W_}x${H_} app=kms" "$ROOT/Tests/e2e/fbdev_check.py" "$WORK/kms-bochs" "$WORK/reference.png" kms "$ROOT"
 BUDGET=${FBDEV_E2E_SEAT_TIMEOUT:-150} run_vm kms-seatd bochs "video=${W_}x${H_} app=seat" "$ROOT/Tests/e2e/fbdev_seat_check.py" "$WORK/kms-seatd" "$WORK/reference.png"
+BUDGET=${FBDEV_E2E_LIBINPUT_TIMEOUT:-120} run_vm kms-libinput bochs "video=${W_}x${H_} app=libinput" "$ROOT/Tests/e2e/fbdev_libinput_check.py" "$WORK/kms-libinput" "$WORK/reference.png"
 BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -45,8 +45,6 @@ public final class LibinputInput: ConsoleInput {
     private var addedNodes: Set<String> = []
     private var nextID = 1
     private var repeatTimer: TimerToken?
-    /// libinput's own "not tagged as supported input device" refusals (no udev data).
-    private var untaggedRefusals = 0
 
     public init(screen: InputScreen, options: InputOptions, loop: EventLoop = .main) {
         self.options = options
@@ -76,6 +74,9 @@ public final class LibinputInput: ConsoleInput {
             guard suspended else { return }
             suspended = false
             if libinput_resume(context) != 0 { log("input: libinput could not resume its devices") }
+            drain()
+            // Nodes that went away meanwhile are not back; nodes that appeared are added now.
+            addedNodes = Set(devices.values.map(\.node))
             startWatching()
             scanDirectory()
             drain()
@@ -98,9 +99,10 @@ public final class LibinputInput: ConsoleInput {
         let candidates = scanDirectory()
         drain()
         if devices.isEmpty {
-            let why = untaggedRefusals > 0
-                ? "libinput refused \(untaggedRefusals) as not tagged by udev (is systemd-udevd running? --input evdev needs no udev)"
-                : candidates == 0 ? "none found" : "none usable"
+            let untagged = addedNodes.isEmpty ? untaggedNodes(candidates) : 0
+            let why = untagged > 0
+                ? "\(untagged) of \(candidates.count) not tagged by udev: no /run/udev/data entry (is systemd-udevd running? --input evdev needs no udev)"
+                : candidates.isEmpty ? "none found" : "none usable"
             log("input: libinput opened no input device in \(options.directory) (\(why)); continuing without input")
         }
     }
@@ -128,12 +130,24 @@ public final class LibinputInput: ConsoleInput {
         }
     }
 
-    /// Hands libinput every event node not given yet; returns how many nodes there are.
+    /// Hands libinput every event node not given yet; returns the nodes there are.
     @discardableResult
-    private func scanDirectory() -> Int {
+    private func scanDirectory() -> [String] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: options.directory)) ?? []).filter { $0.hasPrefix("event") }.sorted()
         for name in names where !addedNodes.contains(name) { addNode(name) }
-        return names.count
+        return names
+    }
+
+    /// How many of `names` have no entry in udev's database (`/run/udev/data/c<major>:<minor>`,
+    /// where udevd keeps the ID_INPUT_* tags libinput requires).
+    private func untaggedNodes(_ names: [String]) -> Int {
+        names.filter { name in
+            var st = stat()
+            guard stat(options.directory + "/" + name, &st) == 0 else { return false }
+            let dev = UInt64(st.st_rdev)
+            let major = (dev >> 8) & 0xfff | (dev >> 32) & ~UInt64(0xfff), minor = dev & 0xff | (dev >> 12) & ~UInt64(0xff)
+            return access("/run/udev/data/c\(major):\(minor)", F_OK) != 0
+        }.count
     }
 
     private func handleDirectoryChange() {
@@ -211,10 +225,11 @@ public final class LibinputInput: ConsoleInput {
 
     private func deviceRemoved(_ dev: OpaquePointer, now: Double) {
         guard let d = devices[dev] else { return }
-        // Suspended, libinput closes devices without removing them; removal is for good.
+        // `libinput_suspend` removes every device and `libinput_resume` adds them back itself:
+        // only a removal while running means the node is no longer libinput's.
         let hadPointer = hasPointer, hadKeyboard = hasKeyboard
         devices[dev] = nil
-        addedNodes.remove(d.node)
+        if !suspended { addedNodes.remove(d.node) }
         for e in translator.removeDevice(d.id, now: now) { deliver(e) }
         if d.kind.contains(.keyboard) { translator.stopRepeat(); cancelRepeat() }
         libinput_device_unref(dev)
@@ -311,7 +326,6 @@ public final class LibinputInput: ConsoleInput {
     }
 
     fileprivate func libinputLog(_ priority: libinput_log_priority, _ message: String) {
-        if message.contains("not tagged as supported input device") { untaggedRefusals += 1 }
         if priority == LIBINPUT_LOG_PRIORITY_ERROR { log("input: libinput: \(message)") }
         else { logger.debug("libinput: \(message)") }
     }
