@@ -60,23 +60,14 @@ changed = count_changed(first, second)
 check('key → (QMP send-key) changes the screen', seen and changed > 1000, f'{changed} pixels changed, selection logged: {seen}')
 
 # A click on the fourth tile (virtio tablet: absolute 0…32767 over the screen).
-x, y = 506, 536
-qmp('input-send-event', events=[tablet_event('x', x * 32767 // w), tablet_event('y', y * 32767 // h)])
-time.sleep(0.2)
-qmp('input-send-event', events=[button_event(True)])
-time.sleep(0.15)
-qmp('input-send-event', events=[button_event(False)])
+guest.tablet_click(506, 536, w, h)
 seen = wait_for('kiosk: Selected: Sunflower daisy', 10)
 _, _, third = screendump()
 changed = count_changed(second, third)
 check('pointer click (QMP input-send-event) on a tile changes the screen', seen and changed > 1000, f'{changed} pixels changed, selection logged: {seen}')
 
 def click(x, y):
-    qmp('input-send-event', events=[tablet_event('x', x * 32767 // w), tablet_event('y', y * 32767 // h)])
-    time.sleep(0.2)
-    qmp('input-send-event', events=[button_event(True)])
-    time.sleep(0.15)
-    qmp('input-send-event', events=[button_event(False)])
+    guest.tablet_click(x, y, w, h)
 
 def settle_match(expected, seconds):
     """Screendumps until one matches `expected` (the slide takes 0.3 s); returns the last."""

@@ -63,6 +63,18 @@ class Guest:
         self.qmp('screendump', filename=path[:-4] + '.png', format='png')
         return read_ppm(path)
 
+    def line_with(self, text):
+        """The first serial-log line containing `text` (stripped), or a note that there is none."""
+        return next((l.strip() for l in self.log_text().splitlines() if text in l), f'no "{text}" line')
+
+    def tablet_click(self, x, y, w, h):
+        """A left click of the virtio tablet at panel pixel (x, y) of a w×h screen (0…32767 axes)."""
+        self.qmp('input-send-event', events=[tablet_event('x', x * 32767 // w), tablet_event('y', y * 32767 // h)])
+        time.sleep(0.2)
+        self.qmp('input-send-event', events=[button_event(True)])
+        time.sleep(0.15)
+        self.qmp('input-send-event', events=[button_event(False)])
+
     def terminate_app(self):
         """Asks the guest's init (ctl.sock) to send the app SIGTERM."""
         self.send_ctl('term')

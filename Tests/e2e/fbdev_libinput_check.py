@@ -13,14 +13,13 @@ Usage: fbdev_libinput_check.py WORKDIR REFERENCE.png
   5. SIGTERM: exit status 0, the CRTC restored.
 Prints PASS/FAIL lines; the exit status is 0 when every check passed."""
 import sys, time
-from fbdev_common import Guest, read_png, differing, count_changed, tablet_event, button_event
+from fbdev_common import Guest, read_png, differing, count_changed
 
 work, reference = sys.argv[1], sys.argv[2]
 guest = Guest(work, shot_prefix='shot', give_up_on_exit=True)
 check, log_text, wait_for, qmp, screendump = guest.check, guest.log_text, guest.wait_for, guest.qmp, guest.screendump
 
-def line_with(text):
-    return next((l.strip() for l in log_text().splitlines() if text in l), f'no "{text}" line')
+line_with = guest.line_with
 
 wait_for('INIT noudev exit=', 90)
 wait_for('INIT udev tagged', 30)   # the noudev line is complete
@@ -65,11 +64,7 @@ check('key → through libinput changes the screen', seen and changed > 1000, f'
 
 # The fourth tile is at (506, 536) in the window; turned 180°, the panel shows it at (w-506, h-536).
 x, y = w - 506, h - 536
-qmp('input-send-event', events=[tablet_event('x', x * 32767 // w), tablet_event('y', y * 32767 // h)])
-time.sleep(0.2)
-qmp('input-send-event', events=[button_event(True)])
-time.sleep(0.15)
-qmp('input-send-event', events=[button_event(False)])
+guest.tablet_click(x, y, w, h)
 seen = wait_for('kiosk: Selected: Sunflower daisy', 10)
 _, _, third = screendump()
 changed = count_changed(second, third)

@@ -18,8 +18,7 @@ work, reference = sys.argv[1], sys.argv[2]
 guest = Guest(work, shot_prefix='shot', give_up_on_exit=True)
 check, log_text, wait_for, qmp, screendump = guest.check, guest.log_text, guest.wait_for, guest.qmp, guest.screendump
 
-def line_with(text):
-    return next((l.strip() for l in log_text().splitlines() if text in l), f'no "{text}" line')
+line_with = guest.line_with
 
 # --wait-for-display before the seat: a connector bochs lacks is waited for, and SIGTERM ends it.
 wait_for('INIT wait exit=', 90)
