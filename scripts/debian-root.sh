@@ -54,11 +54,18 @@ build=(swiftlang libswiftlang libc6-dev gcc pkg-config libwayland-dev wayland-pr
   # Paths and SVG (cairo, librsvg), GIF and WebP (giflib, libwebp): SilkRaster links them.
   libcairo2-dev librsvg2-dev libgif-dev libwebp-dev
   # libdbus (CDBus): the AT-SPI2 accessibility bridge (SilkAccessibility).
-  libdbus-1-dev)
+  libdbus-1-dev
+  # rlottie (CRlottie): Lottie animations in SilkRaster.
+  librlottie-dev
+  # GStreamer (CGStreamer, CSilkGStreamer): SilkVideo's playbin and appsink.
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev)
 # What the unit tests read: fonts (ensure-packages.sh test; bookworm's fonts-kacst is
 # fonts-kacst-one since trixie) and XKB / Compose data.
 testdata=(fonts-dejavu-core fonts-wqy-microhei fonts-kacst-one fonts-freefont-ttf fonts-noto-color-emoji
-  xkb-data libx11-data)
+  xkb-data libx11-data
+  # The video tests make VP8/WebM clips with gst-launch-1.0 and play them (ensure-packages.sh
+  # build and test): without these they are skipped.
+  gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-tools)
 extra=()
 # amd64: git for SwiftPM's dependencies. trixie's amd64 root also provides qemu-user 10 (a static
 # binary that runs on bookworm; bookworm's 7.2 crashes the Swift driver) for aarch64 binaries.

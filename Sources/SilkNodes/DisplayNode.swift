@@ -587,6 +587,13 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// editor's caret and scrolled text) does it here (Texture's `-layout`). Default: nothing.
     open func layoutDidFinish() {}
 
+    /// Main thread, in the node pass: the node's layer took a new size (also its first) — the
+    /// frame changed by a layout, by a container placing the node (a collection's cell), or set
+    /// by hand — before the contents are redrawn at it. Work that follows the size and must not
+    /// wait for the redraw goes here (a video asks its decoder for frames at the new size).
+    /// Read `bounds` and `displayScale`. Default: nothing.
+    open func sizeDidChange() {}
+
     /// Lays the node out in `constrainedSize` (points): its layout spec's layout, or its own size
     /// from `calculateSizeThatFits(_:)`, clamped to the range. Results are cached per constrained
     /// size until `setNeedsLayout()`. Any thread; the node pass calls it for the window's root, and
@@ -882,6 +889,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         layer.shadow = s.shadow
         layer.rendersAsGroup = s.group
         layer.cornerClipping = s.corners
+        // Told once the layer holds all of the node's state.
+        let resized = layer.frame.size != s.frame.size
+        defer { if resized { sizeDidChange() } }
         layer.frame = s.frame
         layer.bounds.origin = s.origin
         layer.transform = s.transform

@@ -121,6 +121,10 @@ public final class Canvas {
     /// Convex shapes composite the pixels they cover entirely without a mask and rasterize only
     /// the rest (`ConvexTrapezoids.coveredRect`). Off only in tests, which compare both ways.
     var compositesCoveredInteriorUnmasked = true
+    /// Where convex shapes' coverage masks are kept between calls (nil: rasterized every time).
+    /// The compositor sets its own on the canvases of a frame: its layers draw the same rounded
+    /// shapes every frame, often only moved by whole pixels. Same pixels either way.
+    public var coverageMasks: CoverageMaskCache?
 
     /// A canvas drawing into `bitmap`, with `scale` device pixels per point: user space is in points
     /// and the initial transform scales by `scale`. Unclipped, opacity 1.
@@ -206,7 +210,8 @@ public final class Canvas {
         guard rect.size.isValidExtent, !rect.isEmpty else { return }
         guard cornerRadius > 0, cornerRadius.isFinite else { return fill(rect, with: paint) }
         let n = segments(forRadius: cornerRadius)
-        fillContour(Shapes.roundedRect(rect, radius: cornerRadius, segmentsPerCorner: n), with: paint)
+        fillContour(coverageMasks?.roundedRect(rect, radius: cornerRadius, segmentsPerCorner: n)
+                    ?? Shapes.roundedRect(rect, radius: cornerRadius, segmentsPerCorner: n), with: paint)
     }
 
     /// Fills the ellipse inscribed in `rect`.
@@ -420,44 +425,91 @@ public final class Canvas {
     private func composite(source: OpaquePointer, contour: [Point], extraOpacity: Double) {
         let d = contour.map(state.transform.apply(to:))
         guard d.count >= 3 else { return }
-        if let traps = ConvexTrapezoids.decompose(d) {
+        // The contour on pixman's 16.16 grid (what it rasterizes anyway), moved to its floor
+        // corner: the plan and masks of a shape are then the same wherever whole pixels move
+        // it, which is what lets `coverageMasks` reuse them with exactly the same pixels.
+        let q = d.map(pixmanPoint)
+        var minX = Int.max, minY = Int.max
+        for p in q { minX = min(minX, Int(p.x)); minY = min(minY, Int(p.y)) }
+        var ox = minX >> 16, oy = minY >> 16
+        // A shape wider than pixman's coordinate range is drawn where it is, without the cache.
+        var maxX = Int.min, maxY = Int.min
+        for p in q { maxX = max(maxX, Int(p.x)); maxY = max(maxY, Int(p.y)) }
+        let fitsRelative = maxX - ox << 16 < 32_767 << 16 && maxY - oy << 16 < 32_767 << 16
+        if !fitsRelative { ox = 0; oy = 0 }
+        // One word per point (x high, y low) halves what the cache hashes.
+        let key = q.map { (Int(Int32(truncatingIfNeeded: Int($0.x) - ox << 16)) << 32) | (Int($0.y) - oy << 16) & 0xffff_ffff }
+        let clip = (state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
+        guard !clip.isEmpty else { return }
+        func plan(rows: Range<Int>?) -> ConvexShapePlan? {
+            var relative: [Point] = []
+            relative.reserveCapacity(q.count)
+            for k in key { relative.append(Point(x: Double(k >> 32) / 65536, y: Double(Int32(truncatingIfNeeded: k)) / 65536)) }
             // One trapezoid per band between consecutive vertex heights: every mask row is
             // rasterized once. (A triangle fan from one vertex makes each of its triangles span
             // most of the shape's height; a rounded corner's 30-odd triangles then cost 30× the
             // rows — rounded layers composited ~30× slower than square ones.)
-            guard !traps.isEmpty else { return }
-            let x0 = ConvexTrapezoids.minX(d), y0 = traps[0].topY
-            let box = Rect(x: x0, y: y0, width: ConvexTrapezoids.maxX(d) - x0, height: traps[traps.count - 1].bottomY - y0)
-            let pixmanTraps = traps.map(\.pixman)
-            withDestinationClip(bitmap.image, state.clip) {
-                func rasterize(_ part: Rect) {
-                    compositeThroughClippedMask(source: source, bounds: part, opacity: extraOpacity) { mask, dx, dy in
-                        pixman_add_trapezoids(mask, Int16(clamping: dx), Int32(dy), Int32(pixmanTraps.count), pixmanTraps)
-                    }
-                }
-                // Large shapes: the pixels the shape covers entirely go through no mask (a
-                // rounded layer's mask rasterization was most of a frame of overlapping
-                // translucent layers); the rest of the box is rasterized in four parts. Both
-                // ways give the same pixels, so looking only at the drawn part is safe.
-                let outer = box.integral.intersection(state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
-                if compositesCoveredInteriorUnmasked, !outer.isEmpty, outer.width * outer.height >= 1024,
-                   let inner = ConvexTrapezoids.coveredRect(traps, rows: Int(outer.minY)..<Int(outer.maxY))?.intersection(outer),
-                   !inner.isEmpty, inner.width * inner.height * 4 >= outer.width * outer.height {
-                    compositeUnmasked(source: source, rect: inner, opacity: extraOpacity)
-                    rasterize(Rect(x: outer.minX, y: outer.minY, width: outer.width, height: inner.minY - outer.minY))
-                    rasterize(Rect(x: outer.minX, y: inner.maxY, width: outer.width, height: outer.maxY - inner.maxY))
-                    rasterize(Rect(x: outer.minX, y: inner.minY, width: inner.minX - outer.minX, height: inner.height))
-                    rasterize(Rect(x: inner.maxX, y: inner.minY, width: outer.maxX - inner.maxX, height: inner.height))
-                } else {
-                    rasterize(box)
+            guard let bands = ConvexTrapezoids.decompose(relative) else { return nil }
+            guard let first = bands.first, let last = bands.last else {
+                return ConvexShapePlan(bands: [], box: .zero, splitsInterior: false)
+            }
+            let x0 = ConvexTrapezoids.minX(relative)
+            let box = Rect(x: x0, y: first.topY, width: ConvexTrapezoids.maxX(relative) - x0, height: last.bottomY - first.topY).integral
+            return ConvexShapePlan(bands: bands, box: box, splitsInterior: compositesCoveredInteriorUnmasked, rows: rows)
+        }
+        let cache = fitsRelative ? coverageMasks : nil
+        let entry = cache?.entry(CoverageMaskCache.Key(points: key)) { plan(rows: nil) }
+        // Without a cache, only the rows that will be drawn are looked at (a tall shape costs
+        // its visible rows, not its height).
+        guard let plan = entry.map({ $0.plan }) ?? plan(rows: Int(clip.minY) - oy..<Int(clip.maxY) - oy) else {
+            var tris: [pixman_triangle_t] = []
+            tris.reserveCapacity(d.count - 2)
+            for k in 1..<(d.count - 1) { tris.append(triangle(d[0], d[k], d[k + 1])) }
+            return compositeTriangles(source: source, tris, extraOpacity: extraOpacity)
+        }
+        guard !plan.trapezoids.isEmpty else { return }
+        // The pixels the shape covers entirely go through no mask (a rounded layer's mask
+        // rasterization was most of a frame of overlapping translucent layers).
+        let dx = Double(ox), dy = Double(oy)
+        for r in plan.unmasked { compositeUnmasked(source: source, rect: r.offsetBy(dx: dx, dy: dy), opacity: extraOpacity) }
+        // Rasterized in place, the bands go back where the shape is: pixman's x offset is 16 bits.
+        var placed: [pixman_trapezoid_t] = []
+        func placedTrapezoids() -> [pixman_trapezoid_t] {
+            if placed.isEmpty { placed = plan.trapezoids.map { $0.moved(byX: ox, y: oy) } }
+            return placed
+        }
+        for (i, part) in plan.masked.enumerated() {
+            let device = part.offsetBy(dx: dx, dy: dy)
+            let visible = device.intersection(clip)
+            guard !visible.isEmpty else { continue }
+            if let cache, let entry, let mask = cache.mask(entry, part: i) {
+                compositeThroughMask(source: source, mask: mask, at: device.origin, rect: visible, opacity: extraOpacity)
+            } else {
+                let traps = placedTrapezoids()
+                compositeThroughClippedMask(source: source, bounds: visible, opacity: extraOpacity) { mask, mx, my in
+                    pixman_add_trapezoids(mask, Int16(clamping: mx), Int32(my), Int32(traps.count), traps)
                 }
             }
+        }
+    }
+
+    /// Composites `source` over the device pixels of `rect` through part of `mask`, whose
+    /// top-left pixel lies at `origin` (device), scaled by `opacity` when below 1.
+    private func compositeThroughMask(source: OpaquePointer, mask: Bitmap, at origin: Point, rect: Rect, opacity: Double) {
+        let mx = Int32(rect.minX - origin.x), my = Int32(rect.minY - origin.y)
+        let w = Int32(rect.width), h = Int32(rect.height)
+        if opacity < 1 {
+            // The kept mask stays as rasterized: scale a copy of the piece.
+            guard let piece = try? Bitmap(width: Int(w), height: Int(h), format: .a8),
+                  let alpha = PixmanImage.solid(Color(white: 0, alpha: opacity)) else { return }
+            pixman_image_composite32(PIXMAN_OP_SRC, mask.image, nil, piece.image, mx, my, 0, 0, 0, 0, w, h)
+            pixman_image_composite32(PIXMAN_OP_IN, alpha.image, nil, piece.image, 0, 0, 0, 0, 0, 0, w, h)
+            pixman_image_composite32(PIXMAN_OP_OVER, source, piece.image, bitmap.image,
+                                     Int32(rect.minX), Int32(rect.minY), 0, 0, Int32(rect.minX), Int32(rect.minY), w, h)
             return
         }
-        var tris: [pixman_triangle_t] = []
-        tris.reserveCapacity(d.count - 2)
-        for k in 1..<(d.count - 1) { tris.append(triangle(d[0], d[k], d[k + 1])) }
-        compositeTriangles(source: source, tris, extraOpacity: extraOpacity)
+        pixman_image_composite32(PIXMAN_OP_OVER, source, mask.image, bitmap.image,
+                                 Int32(rect.minX), Int32(rect.minY), mx, my, Int32(rect.minX), Int32(rect.minY), w, h)
     }
 
     private func compositeTriangles(source: OpaquePointer, _ tris: [pixman_triangle_t], extraOpacity: Double) {

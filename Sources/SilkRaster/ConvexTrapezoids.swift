@@ -79,6 +79,25 @@ struct ConvexTrapezoids {
     /// Only rows within `rows` are considered (the part of the device that will be drawn), so
     /// a tall shape costs its visible rows, not its height.
     static func coveredRect(_ bands: [ConvexTrapezoids], rows: Range<Int> = Int(Int32.min)..<Int(Int32.max)) -> Rect? {
+        guard let (r0, spans) = coveredSpans(bands, rows: rows) else { return nil }
+        return coveredRect(spans: spans, firstRow: r0)
+    }
+
+    /// The rectangle `coveredRect(_:rows:)` returns, from spans `coveredSpans` computed.
+    static func coveredRect(spans: [(lo: Int, hi: Int)], firstRow r0: Int) -> Rect? {
+        guard let widest = spans.indices.max(by: { spans[$0].hi - spans[$0].lo < spans[$1].hi - spans[$1].lo }),
+              spans[widest].hi > spans[widest].lo else { return nil }
+        let (lo, hi) = spans[widest]
+        var a = widest, b = widest + 1
+        while a > 0 && spans[a - 1].lo <= lo && spans[a - 1].hi >= hi { a -= 1 }
+        while b < spans.count && spans[b].lo <= lo && spans[b].hi >= hi { b += 1 }
+        return Rect(x: Double(lo), y: Double(r0 + a), width: Double(hi - lo), height: Double(b - a))
+    }
+
+    /// Per pixel row from the first returned row on, the columns `lo..<hi` the bands cover
+    /// entirely (`(0, 0)` for none); nil when no row within `rows` is inside the bands. See
+    /// `coveredRect(_:rows:)` for why the test is exact.
+    static func coveredSpans(_ bands: [ConvexTrapezoids], rows: Range<Int>) -> (firstRow: Int, spans: [(lo: Int, hi: Int)])? {
         guard let first = bands.first, let last = bands.last else { return nil }
         let top = Double(first.pixman.top) / 65536, bottom = Double(last.pixman.bottom) / 65536
         let r0 = max(Int(top.rounded(.up)), rows.lowerBound), r1 = min(Int(bottom.rounded(.down)), rows.upperBound)
@@ -104,13 +123,7 @@ struct ConvexTrapezoids {
             spans.append(hi > lo ? (Int(lo), Int(hi)) : (0, 0))
             upper = lower
         }
-        guard let widest = spans.indices.max(by: { spans[$0].hi - spans[$0].lo < spans[$1].hi - spans[$1].lo }),
-              spans[widest].hi > spans[widest].lo else { return nil }
-        let (lo, hi) = spans[widest]
-        var a = widest, b = widest + 1
-        while a > 0 && spans[a - 1].lo <= lo && spans[a - 1].hi >= hi { a -= 1 }
-        while b < spans.count && spans[b].lo <= lo && spans[b].hi >= hi { b += 1 }
-        return Rect(x: Double(lo), y: Double(r0 + a), width: Double(hi - lo), height: Double(b - a))
+        return (r0, spans)
     }
 
     private static func x(at y: Double, _ p0: Point, _ p1: Point) -> Double {

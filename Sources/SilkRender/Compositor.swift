@@ -36,6 +36,9 @@ public final class Compositor {
     private var needsFullRepaint = true
     /// Blurred shadow bitmaps by pixel size, radius and colour (LayerEffects.swift).
     var shadowCache: [ShadowKey: Bitmap] = [:]
+    /// Coverage masks of the rounded shapes drawn: layers are redrawn every frame they move or
+    /// sit in damage, mostly moved by whole pixels, and their edges need not be rasterized again.
+    let coverageMasks = CoverageMaskCache()
 
     /// Counters of the last composited frame (`SILK_RENDER_STATS=1`, the benchmark).
     public struct Statistics: Sendable {
@@ -163,6 +166,7 @@ public final class Compositor {
         }
         for r in uncovered { backBuffer.fill(clearColor, rect: r) }
         let canvas = Canvas(bitmap: backBuffer, scale: 1)
+        canvas.coverageMasks = coverageMasks
         for (i, rects) in pieces.reversed() {
             stats.entriesDrawn += 1
             for v in rects { draw(list[i], visible: v, canvas: canvas, target: backBuffer, stats: &stats) }

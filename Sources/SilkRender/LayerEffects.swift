@@ -91,6 +91,7 @@ extension Compositor {
         guard let entries = e.group,
               let layer = try? Bitmap(width: backBuffer.width, height: backBuffer.height) else { return }
         let inner = Canvas(bitmap: layer, scale: 1)
+        inner.coverageMasks = coverageMasks
         for child in entries {
             let v = child.deviceRect.intersection(visible)
             guard !v.isEmpty else { continue }

@@ -241,20 +241,24 @@ open class VideoNode: ImageNode, @unchecked Sendable {
 
     private func updateTarget(_ player: VideoPlayer?) {
         guard let player else { return }
-        let scale = layer?.contentsScale ?? 1
+        // The window's scale, not the layer's contentsScale: that is the last drawn poster's,
+        // which is 1 until a first display result arrives.
+        let scale = displayScale
         let b = bounds
         guard b.size.isValidExtent, !b.isEmpty, scale.isFinite, scale > 0 else { return }
         player.setTarget(width: Int((b.width * scale).rounded(.up)), height: Int((b.height * scale).rounded(.up)),
                          contentMode: contentMode)
     }
 
-    /// Main thread: the player follows the node's pixel size. Subclasses call `super`.
-    open override func layoutDidFinish() {
-        super.layoutDidFinish()
+    /// Main thread, in the node pass: the player follows the node's pixel size at once, however
+    /// the size changed (a layout, a container, a frame set by hand), without waiting for the
+    /// poster's redraw. Subclasses call `super`.
+    open override func sizeDidChange() {
+        super.sizeDidChange()
         updateTarget(videoLock.withLock { _player })
     }
 
-    /// Main thread: the poster was drawn (scale and content mode known). Subclasses call `super`.
+    /// Main thread: the poster was drawn (a new window scale or content mode). Subclasses call `super`.
     open override func displayDidFinish() {
         super.displayDidFinish()
         updateTarget(videoLock.withLock { _player })

@@ -94,7 +94,7 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
         self.uri = uri
         self.loadTimeout = loadTimeout.isFinite && loadTimeout > 0 ? loadTimeout : 15
         self.onEvent = onEvent
-        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        queue.setSpecific(key: Self.queueKey.key, value: ObjectIdentifier(self))
     }
 
     deinit {
@@ -222,11 +222,14 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
         onQueue { handle.map { silk_gst_player_duration($0.pointer) }.flatMap { $0 >= 0 ? $0 : nil } }
     }
 
-    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// The control queue's tag, boxed: Swift 6.0's Dispatch (Debian trixie, Raspberry Pi OS 13)
+    /// does not mark DispatchSpecificKey Sendable, newer ones do; the key is never mutated.
+    private struct QueueKey: @unchecked Sendable { let key = DispatchSpecificKey<ObjectIdentifier>() }
+    private static let queueKey = QueueKey()
     /// Runs `body` on the control queue: at once when already there (a delegate method asking
     /// for the position), else waiting for it.
     private func onQueue<T>(_ body: () -> T) -> T {
-        DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) ? body() : queue.sync(execute: body)
+        DispatchQueue.getSpecific(key: Self.queueKey.key) == ObjectIdentifier(self) ? body() : queue.sync(execute: body)
     }
 
     /// Frees the pipeline; no frame or event follows. The frame on screen stays until the layer

@@ -46,6 +46,25 @@ import SilkRaster
         #expect(scaled == (try draw(blurNode(identifier: nil), scale: 2)))
     }
 
+    @Test func aNamedModificationKeepsItsResultButNotItsSource() throws {
+        ImageNode.decodedImageCache.removeAll(); ImageNode.modifiedImageCache.removeAll()
+        let cold = try draw(blurNode(identifier: "test blur 12 source"))
+        #expect(ImageNode.modifiedImageCache.statistics.entries == 1)
+        #expect(ImageNode.decodedImageCache.statistics.entries == 0, "the result is kept: its decoded source is not")
+        // The result evicted: decoded and blurred again, the same pixels.
+        ImageNode.modifiedImageCache.removeAll()
+        #expect(try draw(blurNode(identifier: "test blur 12 source")) == cold)
+        // A result too large for the modified cache: the source is kept instead.
+        let budget = ImageNode.modifiedImageCache.byteBudget
+        defer { ImageNode.modifiedImageCache.byteBudget = budget }
+        ImageNode.modifiedImageCache.removeAll()
+        ImageNode.modifiedImageCache.byteBudget = 1024
+        _ = try draw(blurNode(identifier: "test blur 12 source"))
+        #expect(ImageNode.modifiedImageCache.statistics.entries == 0)
+        #expect(ImageNode.decodedImageCache.statistics.entries == 1)
+        ImageNode.decodedImageCache.removeAll()
+    }
+
     @Test func aChangedFileIsDecodedAgain() throws {
         let path = NSTemporaryDirectory() + "image-node-cache-\(getpid()).png"
         defer { unlink(path) }

@@ -83,4 +83,36 @@ import SilkGeometry
         for y in 0..<h { for x in 0..<w where split.bitmap.argb32(x: x, y: y) != whole.bitmap.argb32(x: x, y: y) { differing += 1 } }
         #expect(differing == 0, "\(differing) pixels differ (seed \(seed))")
     }
+
+    /// Shapes drawn again at whole-pixel offsets and under other clips through a mask cache
+    /// give exactly the pixels of rasterizing each time, and the cache is really hit.
+    @Test(arguments: [7 as UInt64, 8, 9])
+    func cachedMasksGiveTheSamePixels(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        let w = 160, h = 120
+        let cached = Canvas(bitmap: try Bitmap(width: w, height: h))
+        let fresh = Canvas(bitmap: try Bitmap(width: w, height: h))
+        let cache = CoverageMaskCache()
+        cached.coverageMasks = cache
+        let shapes = (0..<6).map { _ in (Size(width: 10 + rng.unit() * 100, height: 10 + rng.unit() * 80),
+                                         Point(x: rng.unit(), y: rng.unit()), [3.0, 12, 40][rng.below(3)]) }
+        for _ in 0..<120 {
+            let (size, frac, radius) = shapes[rng.below(shapes.count)]
+            let rect = Rect(x: Double(rng.below(140)) - 20 + frac.x, y: Double(rng.below(100)) - 20 + frac.y, width: size.width, height: size.height)
+            let clip: Rect? = rng.below(2) == 0 ? Rect(x: Double(rng.below(w)), y: Double(rng.below(h)), width: 20 + Double(rng.below(90)), height: 20 + Double(rng.below(70))) : nil
+            let color = Color(red: rng.unit(), green: rng.unit(), blue: rng.unit(), alpha: 0.35)
+            let ellipse = rng.below(4) == 0
+            for c in [cached, fresh] {
+                c.save()
+                if let clip { c.clip(to: clip) }
+                if ellipse { c.fillEllipse(in: rect, with: .color(color)) } else { c.fillRoundedRect(rect, cornerRadius: radius, with: .color(color)) }
+                c.restore()
+            }
+        }
+        var differing = 0
+        for y in 0..<h { for x in 0..<w where cached.bitmap.argb32(x: x, y: y) != fresh.bitmap.argb32(x: x, y: y) { differing += 1 } }
+        #expect(differing == 0, "\(differing) pixels differ (seed \(seed))")
+        #expect(cache.statistics.hits > 20, "\(cache.statistics)")
+        #expect(cache.statistics.masksRasterized > 0)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SilkGeometry
+import SilkLayout
 import SilkNodes
 import SilkRaster
 import SilkRender
@@ -72,7 +73,9 @@ final class Recorder: VideoNodeDelegate, @unchecked Sendable {
     func videoNode(_ node: VideoNode, didFailWith error: VideoError) { lock.withLock { _errors.append(error) } }
 }
 
-@Suite(.serialized, .enabled(if: Clip.unavailableReason == nil, "\(Clip.unavailableReason ?? "")"))
+// The reason as Comment(rawValue:), not an interpolated literal: Swift 6.0's type checker
+// (Debian trixie) crashes on string interpolation inside the @Suite macro's arguments.
+@Suite(.serialized, .enabled(if: Clip.unavailableReason == nil, Comment(rawValue: Clip.unavailableReason ?? "")))
 struct VideoNodeTests {
     /// A video node laid out at the clip's size in a node pass (main-thread work on this thread),
     /// in the preload, display and visible ranges.
@@ -200,6 +203,54 @@ struct VideoNodeTests {
             let s = stage.node.videoStatistics
             return s?.frameWidth == Clip.width && stage.frame()?.width == Clip.width
         }), "\(String(describing: stage.node.videoStatistics))")
+    }
+
+    @Test func aNodeResizedByHandGetsFramesAtItsNewSizeWithoutARedraw() throws {
+        let clip = try #require(Clip.make(frames: 60, name: "two-seconds.webm"))
+        let stage = Stage(path: clip, autoplay: true, repeats: true, nodeSize: (Clip.width / 2, Clip.height / 2))
+        stage.setVisible(true)
+        #expect(wait("frames at half size", { stage.node.videoStatistics?.frameWidth == Clip.width / 2 }))
+        // The frame set by hand (as a collection places a cell it does not lay out again), one
+        // node pass and no commit: no layout and no display result reach the node, yet the
+        // pass gives its layer the new size and the video follows.
+        NodePass.adoptCurrentThreadAsPassThread()
+        stage.node.frame = Rect(x: 0, y: 0, width: Double(Clip.width), height: Double(Clip.height))
+        _ = stage.pass.run()
+        #expect(wait("frames at the new size", {
+            stage.node.videoStatistics?.frameWidth == Clip.width && stage.frame()?.width == Clip.width
+        }), "\(String(describing: stage.node.videoStatistics))")
+    }
+
+    @Test func aNodeSizedByLayoutGetsFramesAtItsPixelSizeBeforeThePosterIsDrawn() throws {
+        let clip = try #require(Clip.make(frames: 60, name: "two-seconds.webm"))
+        NodePass.adoptCurrentThreadAsPassThread()
+        // A 2× window whose layout alone sizes the node (inset from the root); nothing is
+        // committed, so the layer's contentsScale is never set by a drawn poster.
+        let inset = Locked(EdgeInsets(top: 16, left: 28, bottom: 16, right: 28))
+        let node = VideoNode()
+        node.shouldAutoplay = true
+        node.shouldAutorepeat = true
+        let root = DisplayNode()
+        root.addSubnode(node)
+        root.layoutSpecBlock = { _, _ in InsetLayoutSpec(insets: inset.withLock { $0 }, child: node) }
+        let size = Size(width: Double(Clip.width), height: Double(Clip.height))
+        let host = Layer()
+        host.frame = Rect(size: size)
+        let pass = NodePass(rootNode: root, hostLayer: host, size: size, scale: 2)
+        _ = pass.run()
+        node.path = clip
+        node.setInterfaceState([.preload, .display, .visible, .measureLayout])
+        defer { node.setInterfaceState([]) }
+        // 56 × 32 points at 2×: the clip's own 112 × 64 pixels.
+        #expect(wait("frames at the node's pixels", { node.videoStatistics?.frameWidth == Clip.width }),
+                "\(String(describing: node.videoStatistics))")
+        // The layout grows the node to 112 × 64 points: 224 × 128 pixels.
+        inset.withLock { $0 = EdgeInsets(all: 0) }
+        root.setNeedsLayout()
+        _ = pass.run()
+        #expect(node.frame.size == size)
+        #expect(wait("frames at the new pixel size", { node.videoStatistics?.frameWidth == 2 * Clip.width }),
+                "\(String(describing: node.videoStatistics))")
     }
 
     @Test func anAspectFitFrameIsScaledToItsFittedSizeAndLetterboxed() throws {

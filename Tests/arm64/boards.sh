@@ -9,7 +9,12 @@
 #                  (mkdtb.py); XRGB8888 and RGB565.
 #   virt-fbdev     `-M virt` with virtio-gpu-pci: a DRM device whose fbdev emulation is /dev/fb0;
 #                  virtio keyboard and tablet for input.
-#   virt-kms       PENDING (issue 22 items 1-3, branch `kms`): see the KMS hook below.
+#   virt-kms       the same virt board with `--backend kms` on virtio-gpu's /dev/dri/card0 (page
+#                  flips instead of /dev/fb0).
+#   virt-bench     the virt board runs `silk bench --backend fbdev`, then `--backend kms` (scene
+#                  layers-scroll, 3 s per mode); boards_check.py validates both JSON reports from
+#                  the serial log and prints the present interval, frames vs flips and the flip
+#                  latency (TCG: these measure the emulator, not a board).
 # In each VM `silk demo kiosk --backend fbdev --clock 09:41:00` runs; boards_check.py compares a
 # QMP screendump with `silk snapshot kiosk` rendered by the same binary in the arm64 root
 # (qemu-user): every pixel must be equal (16 bpp: the reference quantised to RGB565). On virt
@@ -41,9 +46,6 @@ cp "$SILK" "$A/tmp/silk-boards"
 rm -rf "$A/tmp/silk-assets"; cp -r "$HERE/../../assets" "$A/tmp/silk-assets"
 inroot sh -c "cd /tmp && SILK_ASSETS=/tmp/silk-assets SILK_KIOSK_CLOCK=09:41:00 /tmp/silk-boards snapshot kiosk --size ${W_}x${H_} --out /tmp/kiosk-boards.png" > "$WORK/reference.log" 2>&1 &
 REF=$!
-# Whether this silk has the KMS presenter yet (see the KMS hook at the end).
-HAS_KMS=no
-inroot /tmp/silk-boards demo --help 2>&1 | grep -qw kms && HAS_KMS=yes
 
 # The initramfs: busybox, silk, its libraries, data, and the virt board's modules (unpacked:
 # busybox's insmod reads no .ko.xz).
@@ -97,10 +99,17 @@ for m in /modules/*.ko; do insmod "$m" 2>/dev/null; done
 i=0; while [ ! -e /dev/fb0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 echo "INIT $(uname -m) fb=$(cat /proc/fb | tr '\n' ' ') size=$(cat /sys/class/graphics/fb0/virtual_size 2>/dev/null) bpp=$(cat /sys/class/graphics/fb0/bits_per_pixel 2>/dev/null) dri=$(ls /dev/dri 2>/dev/null | tr '\n' ' ') inputs=$(ls /dev/input 2>/dev/null | tr '\n' ' ')"
 export SILK_ASSETS=/assets HOME=/tmp XDG_CACHE_HOME=/tmp
-# ---- KMS HOOK (issue 22 items 1-3, branch `kms`) -------------------------------------------
-# Once `silk demo kiosk --backend kms` exists, the virt-kms case below boots with backend=kms
-# and this same line runs the kiosk on /dev/dri/card0 (virtio-gpu) instead of /dev/fb0.
-# ---------------------------------------------------------------------------------------------
+if [ "$(arg app)" = bench ]; then
+  # The benchmark on both presenters of the same virtio-gpu, fbdev first (the KMS run's exit puts
+  # the console's CRTC back); each JSON report goes to the serial log between markers.
+  for b in fbdev kms; do
+    /silk bench --backend $b --scene layers-scroll --warmup 0.5 --seconds 3 --json /tmp/bench-$b.json
+    echo "INIT bench-$b exit=$?"
+    echo "INIT bench-$b json begin"; cat /tmp/bench-$b.json; echo; echo "INIT bench-$b json end"
+  done
+  echo "INIT done"; while :; do sleep 60; done
+fi
+# virt-kms boots with backend=kms: the same kiosk on /dev/dri/card0 (virtio-gpu) by page flips.
 /silk demo kiosk --backend "$(arg backend)" --clock 09:41:00 &
 PID=$!
 wait $PID; echo "INIT app exit=$?"
@@ -144,15 +153,9 @@ done
 VIRT=(-M virt -cpu cortex-a53 -m 1G -smp 1 -kernel "$VMLINUZ"
   -device virtio-gpu-pci,xres=$W_,yres=$H_ -device virtio-keyboard-pci -device virtio-tablet-pci)
 run_board virt-fbdev virt-fbdev "${VIRT[@]}" -append "$APPEND backend=fbdev"
-# ---- KMS HOOK (issue 22 items 1-3, branch `kms`) ---------------------------------------------
-# The virt board's virtio-gpu is a DRM/KMS device (/dev/dri/card0). When the kms branch lands,
-# this runs the same check on --backend kms (boards_check.py's virt-kms mode: screendump equal to
-# the snapshot, a key moves the selection). Until `silk demo kiosk --help` offers kms it is skipped.
-if [ "$HAS_KMS" = yes ]; then
-  run_board virt-kms virt-kms "${VIRT[@]}" -append "$APPEND backend=kms"
-else
-  echo "boards virt-kms: SKIP pending: this silk has no --backend kms yet (issue 22, branch kms)"
-fi
-# ----------------------------------------------------------------------------------------------
+# virtio-gpu is also a DRM/KMS device (/dev/dri/card0): the same checks on --backend kms.
+run_board virt-kms virt-kms "${VIRT[@]}" -append "$APPEND backend=kms"
+# The benchmark runs much longer than a kiosk check under TCG.
+BUDGET=${BOARDS_BENCH_TIMEOUT:-480} run_board virt-bench virt-bench "${VIRT[@]}" -append "$APPEND app=bench"
 echo "boards: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ] && [ "$PASSED" -gt 0 ]

@@ -88,22 +88,23 @@ class Guest:
         return next((l.split('=')[1].strip() for l in self.log_text().splitlines() if 'INIT app exit=' in l), '?')
 
 
-def check_bench_json(guest, work, root, backend, timeout=85):
-    """Waits for the guest's `silk bench --json` output between the INIT markers, checks its exit
+def check_bench_json(guest, work, root, backend, timeout=85, tag='bench'):
+    """Waits for the guest's `silk bench --json` output between the INIT markers (`INIT TAG exit=`,
+    `INIT TAG json begin` … `end`; a guest running several benchmarks tags each), checks its exit
     status and validates it against docs/benchmark.schema.json; returns the parsed report (or
     None). The caller checks the figures."""
     import subprocess, sys
     check, log_text = guest.check, guest.log_text
     end = time.time() + timeout
-    while time.time() < end and 'INIT bench json end' not in log_text():
+    while time.time() < end and f'INIT {tag} json end' not in log_text():
         time.sleep(0.2)
     text = log_text()
-    exit_line = next((l for l in text.splitlines() if l.startswith('INIT bench exit=')), '')
-    check(f'silk bench --backend {backend} exits 0 in the VM', exit_line == 'INIT bench exit=0', exit_line or 'no exit line')
+    exit_line = next((l for l in text.splitlines() if l.startswith(f'INIT {tag} exit=')), '')
+    check(f'silk bench --backend {backend} exits 0 in the VM', exit_line == f'INIT {tag} exit=0', exit_line or 'no exit line')
     report = None
-    if 'INIT bench json begin' in text and 'INIT bench json end' in text:
-        body = text.split('INIT bench json begin', 1)[1].split('INIT bench json end', 1)[0].strip()
-        path = os.path.join(work, 'bench.json')
+    if f'INIT {tag} json begin' in text and f'INIT {tag} json end' in text:
+        body = text.split(f'INIT {tag} json begin', 1)[1].split(f'INIT {tag} json end', 1)[0].strip()
+        path = os.path.join(work, f'{tag}.json')
         open(path, 'w').write(body)
         try:
             report = json.loads(body)

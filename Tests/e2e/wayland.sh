@@ -373,6 +373,40 @@ if want feed && start_sway feed 1024 768 1; then
   stop_client; stop_compositor
 fi
 
+echo "== sway: the signage demo's video plays (GStreamer frames on a real compositor)"
+# silk demo signage: its first column is a looping VideoNode whose poster is black until
+# GStreamer's first frame (the demo lays out at its 1280×720 start size: the video covers
+# 8,174 416×538; the region checked lies inside it). It must stop being black
+# (the SMPTE bars replaced the poster), and two screenshots a second apart must differ there
+# (frames keep coming while the rest of the screen may sit still).
+if want signage && start_sway signage 1024 768 1; then
+  # Flat references: the poster (black), the app's background, sway's background (no window yet).
+  for c in black:0,0,0 app:15,18,23 sway:32,48,64; do
+    python3 -c "import sys; r, g, b = map(int, sys.argv[1].split(',')); sys.stdout.buffer.write(b'P6 1024 768 255\\n' + bytes([r, g, b]) * (1024 * 768))" \
+      "${c#*:}" >"$OUT/flat-${c%%:*}.ppm"
+  done
+  VIDEO_RECT=16,182,400,520
+  run_client signage demo signage --backend wayland
+  shown=""
+  for _ in $(seq 1 120); do
+    if shoot_grim "$OUT/signage-video.png" \
+       && "$IMGDIFF" "$OUT/signage-video.png" "$OUT/flat-black.ppm" --region $VIDEO_RECT --expect-different >/dev/null 2>&1 \
+       && "$IMGDIFF" "$OUT/signage-video.png" "$OUT/flat-app.ppm" --region $VIDEO_RECT --expect-different >/dev/null 2>&1 \
+       && "$IMGDIFF" "$OUT/signage-video.png" "$OUT/flat-sway.ppm" --region $VIDEO_RECT --expect-different >/dev/null 2>&1; then
+      shown=1; break
+    fi
+    sleep 0.5
+  done
+  if [ -n "$shown" ]; then
+    ok "sway signage: the video's first frame replaced its black poster"
+    sleep 1
+    if wait_match signage-moved shoot_grim "$OUT/signage-video.png" 10 --region $VIDEO_RECT --expect-different; then
+      ok "sway signage: the video moves (two screenshots a second apart differ in its rectangle)"
+    else bad "sway signage: the video's rectangle did not change ($OUT/signage-moved.png, $OUT/signage-client.log)"; fi
+  else bad "sway signage: the video's rectangle stayed black ($OUT/signage-video.png, $OUT/signage-client.log)"; fi
+  stop_client; stop_compositor
+fi
+
 echo "== sway: integer scale 2"
 if want scale && start_sway scale2 1024 768 2; then
   run_client scale2 demo rainforest --backend wayland --no-scroll

@@ -162,7 +162,8 @@ public enum RasterBenchmarks {
                            medianCPUMilliseconds: cpu[cpu.count / 2], runs: times.count, detail: detail)
     }
 
-    static func threadCPUMilliseconds() -> Double {
+    /// CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID), in milliseconds.
+    public static func threadCPUMilliseconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) * 1e-6

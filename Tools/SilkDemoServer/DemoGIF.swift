@@ -18,7 +18,8 @@ public enum DemoGIF {
         let bar = UInt8(1 + id % 5)
         for f in 0..<frames {
             d += [0x21, 0xF9, 4, 1 << 2] + le16(delayCentiseconds) + [0, 0]
-            d += [0x2C] + le16(0) + le16(0) + le16(width) + le16(height) + [0]
+            // Three statements: Swift 6.0 (Debian trixie) gives up type-checking the one-line sum.
+            d.append(0x2C); d += le16(0) + le16(0) + le16(width) + le16(height); d.append(0)
             let x0 = width * f / max(1, frames), barWidth = max(1, width / 6)
             var pixels = [UInt8](repeating: 0, count: width * height)
             for y in 0..<height {

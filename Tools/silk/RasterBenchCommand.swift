@@ -51,8 +51,9 @@ struct RasterBenchCommand: ParsableCommand {
 
     /// The rainforest card of `silk snapshot card` (360×420), timed in this process: CPU of the
     /// whole process (the card is built on a background queue; display is synchronous), median
-    /// of `runs`. Cold: glyph cache and image caches emptied and a new card (its text shaped
-    /// again); warm: the caches kept, a new card. Then the pieces, each cold and warm.
+    /// of `runs`. Cold: glyph caches (rasterized glyphs and loaded outlines) and image caches
+    /// emptied and a new card (its text shaped again); warm: the caches kept, a new card. Then
+    /// the pieces, each cold and warm; the text pieces in this thread's CPU time.
     func cardFigures(photoPath: String) throws {
         func processCPU() -> Double {
             var t = timespec()
@@ -69,7 +70,7 @@ struct RasterBenchCommand: ParsableCommand {
             return t.sorted()[t.count / 2]
         }
         func emptyCaches() {
-            GlyphCache.shared.removeAll()
+            emptyGlyphCaches()
             ImageNode.decodedImageCache.removeAll()
             ImageNode.modifiedImageCache.removeAll()
         }
@@ -91,22 +92,47 @@ struct RasterBenchCommand: ParsableCommand {
         let title = AttributedText(entry.title, attributes: TextAttributes(fontSize: 26, fontWeight: .bold, color: .white))
         let description = AttributedText(entry.description, attributes: TextAttributes(fontSize: 14, color: .white, lineHeightMultiple: 1.15))
         let target = try Bitmap(size: size)
-        func text(_ t: AttributedText, lines: Int, cold: Bool) -> Double {
-            median {
-                if cold { GlyphCache.shared.removeAll() }
-                TextLayout(text: t, constrainedTo: Size(width: size.width - 32, height: .infinity), maximumLines: lines)
-                    .draw(into: target)
+        // The text pieces run on this thread: its CPU time, as `cairo_card --time-text` measures
+        // Pango's (bench/peers/bench-peers.sh prints the two side by side).
+        func text(_ t: AttributedText, lines: Int, cold: Bool, draws: Bool = true) -> Double {
+            var times: [Double] = []
+            for _ in 0..<runs {
+                if cold { emptyGlyphCaches() }
+                times.append(timedText(t, width: size.width - 32, lines: lines, draws: draws, into: target))
             }
+            return times.sorted()[times.count / 2]
         }
         let titleCold = text(title, lines: 2, cold: true), titleWarm = text(title, lines: 2, cold: false)
         let descriptionCold = text(description, lines: 0, cold: true), descriptionWarm = text(description, lines: 0, cold: false)
+        let titleLayout = text(title, lines: 2, cold: false, draws: false)
+        let descriptionLayout = text(description, lines: 0, cold: false, draws: false)
         print(String(format: "card 360x420 whole (layout, display, composite), cold:  %8.2f ms CPU", cold))
         print(String(format: "card 360x420 whole, warm (glyph and image caches kept): %8.2f ms CPU", warm))
         print(String(format: "  piece: JPEG decode of the photo at 360x420:          %8.2f ms", decode))
         print(String(format: "  piece: blur 360x420 radius 30 + tint + saturation:    %8.2f ms", blur))
         print(String(format: "  piece: title shape + draw, cold / warm glyphs:        %8.3f / %.3f ms", titleCold, titleWarm))
         print(String(format: "  piece: description shape + draw, cold / warm glyphs:  %8.3f / %.3f ms", descriptionCold, descriptionWarm))
+        print(String(format: "  piece: title layout only (no drawing):                %8.3f ms", titleLayout))
+        print(String(format: "  piece: description layout only (no drawing):          %8.3f ms", descriptionLayout))
         print(String(format: "  piece: PNG encode (%d KB):                            %8.2f ms", png.count / 1024, encode))
+    }
+
+    /// One timed text run (thread CPU ms); its own function so that callgrind can count each
+    /// run: `--toggle-collect='*timedText*' --dump-after='*timedText*'` writes one profile per
+    /// run, in the order title cold, warm, description cold, warm, then the layout-only runs.
+    @inline(never)
+    func timedText(_ t: AttributedText, width: Double, lines: Int, draws: Bool, into target: Bitmap) -> Double {
+        let t0 = RasterBenchmarks.threadCPUMilliseconds()
+        let layout = TextLayout(text: t, constrainedTo: Size(width: width, height: .infinity), maximumLines: lines)
+        if draws { layout.draw(into: target) }
+        return RasterBenchmarks.threadCPUMilliseconds() - t0
+    }
+
+    /// Cold text: every rasterized glyph and every loaded (hinted) outline dropped, fonts still
+    /// matched and open and HarfBuzz's fonts kept — what a glyph seen for the first time costs.
+    func emptyGlyphCaches() {
+        GlyphCache.shared.removeAll()
+        FontDatabase.shared.removeCachedOutlines()
     }
 
     func jpegFigures(_ photo: Bitmap, median: (() throws -> Void) throws -> Double) throws {

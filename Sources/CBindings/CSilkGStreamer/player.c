@@ -144,6 +144,19 @@ static GstFlowReturn on_new_preroll(GstAppSink *sink, gpointer data) {
     return GST_FLOW_OK;
 }
 
+/// playbin's video chain decouples the decoder from the sink with a queue of three decoded
+/// frames ("vqueue", full-size I420: 4 MB for 720p, and the decoder's pool grows to fill it).
+/// Silk's appsink already keeps two scaled frames and drops late ones, so one decoded frame in
+/// the queue is enough to keep the decoder running while the sink waits for its time.
+static void on_element_setup(GstElement *playbin, GstElement *element, gpointer data) {
+    (void)playbin; (void)data;
+    GstElementFactory *factory = gst_element_get_factory(element);
+    if (!factory || strcmp(GST_OBJECT_NAME(factory), "queue") != 0) return;
+    gchar *name = gst_element_get_name(element);
+    if (name && strcmp(name, "vqueue") == 0) g_object_set(element, "max-size-buffers", 1, NULL);
+    g_free(name);
+}
+
 static GstBusSyncReply on_bus_message(GstBus *bus, GstMessage *msg, gpointer data) {
     (void)bus;
     SilkGstPlayer *p = data;
@@ -253,6 +266,7 @@ SilkGstPlayer *silk_gst_player_new(const char *uri, void *context, SilkGstFrameC
     // the node's size). No subtitles overlaid, no deinterlacer or colour-balance element (each
     // holds or copies full-size frames).
     g_object_set(pipeline, "uri", uri, "video-sink", bin, "flags", 0x1 | 0x2 | 0x10 | 0x40, NULL);
+    g_signal_connect(pipeline, "element-setup", G_CALLBACK(on_element_setup), NULL);
     p->bus = gst_element_get_bus(pipeline);
     gst_bus_set_sync_handler(p->bus, on_bus_message, p, NULL);
     return p;

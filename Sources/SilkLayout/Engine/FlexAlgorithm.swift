@@ -14,12 +14,13 @@ import SilkGeometry
 //  - Right-to-left: a row resolves to row-reverse (and back) and a column's cross axis runs
 //    from the right, as in Yoga and the browser (Direction.swift).
 //  - Baselines without `style.ascender` are synthesized from the first child (or the bottom edge).
-// Where Yoga and the browser disagree, twelve deviations follow the browser unless
+// Where Yoga and the browser disagree, thirteen deviations follow the browser unless
 // `yogaCompatible` (relative offsets on reversed axes, wrap-reverse padding, absolute
 // children's percentage margins, a definite flex basis in an indefinite container, no stretch
 // of percentage cross sizes, multi-line item margins, Yoga's single-flex-child shortcut,
 // wrap-reverse item margins, stretching in multi-line containers (twice), relative offsets in
-// an RTL row-reverse, a min size above the max size; docs/layout.md "Deviations"). Otherwise
+// an RTL row-reverse, a min size above the max size, a percentage flex basis of an indefinite
+// main size; docs/layout.md "Deviations"). Otherwise
 // Yoga's behaviour is kept where it differs from CSS: in Yoga mode relative offsets
 // are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
 // places items as Yoga does (see STEP 8), auto margins of an item that starts a new line

@@ -106,9 +106,19 @@ extension FlexBox {
         if child.isContentBox && !resolvedFlexBasis.isNaN {
             resolvedFlexBasis += child.paddingAndBorderForAxis(mainAxis, ownerWidth)
         }
-        let isRowStyleDimDefined = child.hasDefiniteLength(.row, ownerWidth)
-        let isColumnStyleDimDefined = child.hasDefiniteLength(.column, ownerHeight)
+        var isRowStyleDimDefined = child.hasDefiniteLength(.row, ownerWidth)
+        var isColumnStyleDimDefined = child.hasDefiniteLength(.column, ownerHeight)
 
+        // A percentage flex basis of an indefinite main size is `content` (CSS Flexbox §7.2.3,
+        // `flex-basis`: "the used value for flex-basis is content"): the item's main size
+        // property is ignored and its content measured (Yoga resolves it against the available
+        // length, or takes the main size). A container measured for its content size (mode not
+        // `exactly`) has no definite main size yet, so its available length does not count.
+        if !yogaCompatible, case .fraction = child.style.flexBasis,
+           resolvedFlexBasis.isNaN || (isMainAxisRow ? widthMode : heightMode) != .exactly {
+            resolvedFlexBasis = .nan
+            if isMainAxisRow { isRowStyleDimDefined = false } else { isColumnStyleDimDefined = false }
+        }
         // A definite flex basis wins over the main size even when the container's main size is
         // indefinite (the browser); Yoga then takes the child's height or width instead.
         if !resolvedFlexBasis.isNaN && (!mainAxisSize.isNaN || !yogaCompatible) {

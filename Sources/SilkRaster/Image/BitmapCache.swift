@@ -117,6 +117,17 @@ public final class BitmapCache: @unchecked Sendable {
         }
     }
 
+    /// Whether `insert` would keep a `width` × `height` ARGB32 bitmap now (not suspended, at most
+    /// a quarter of the budget): a caller that keeps either a source or its result keeps the
+    /// source only when the result will not be. Any thread.
+    public func accepts(width: Int, height: Int) -> Bool {
+        guard width > 0, height > 0 else { return false }
+        let (pixels, o1) = width.multipliedReportingOverflow(by: height)
+        let (size, o2) = pixels.multipliedReportingOverflow(by: 4)
+        guard !o1, !o2 else { return false }
+        return lock.withLock { !_suspended && size <= _byteBudget / 4 }
+    }
+
     /// Drops every bitmap (memory warnings, cold measurements); counters restart.
     public func removeAll() { lock.withLock { _removeAllLocked() } }
 

@@ -112,11 +112,14 @@ final class GlyphImage: @unchecked Sendable {
 
     /// pixman computes an image's flags lazily on first use, writing to the image; doing it
     /// once here, before the image is shared, keeps concurrent composites read-only.
+    /// pixman_image_composite32 validates its images before it looks at the size, so an empty
+    /// composite is enough: a 1×1 OVER went through pixman's general path (scanline buffers
+    /// cleared, ≈ 1,200 instructions per glyph image, a third of a cold title's).
     private static func validate(_ image: OpaquePointer) {
         var word: UInt32 = 0
         withUnsafeMutablePointer(to: &word) { p in
             if let scratch = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, p, 4) {
-                pixman_image_composite32(PIXMAN_OP_OVER, image, nil, scratch, 0, 0, 0, 0, 0, 0, 1, 1)
+                pixman_image_composite32(PIXMAN_OP_OVER, image, nil, scratch, 0, 0, 0, 0, 0, 0, 0, 0)
                 pixman_image_unref(scratch)
             }
         }

@@ -4,6 +4,8 @@
  *
  *   cairo_card PHOTO.jpg OUT.png      the card of the first catalogue entry (ladybird)
  *   cairo_card --noop                 returns at once (the cost of reaching main)
+ *   cairo_card --time-text RUNS       times the card's title and description, layout + draw,
+ *                                     cold and warm (median thread CPU ms; see time_text)
  *
  * The card (Tools/SilkScenes/CardNode.swift at 360×420, scale 1): backdrop = the photo
  * aspect-filled to the card and blurred as Silk blurs it (box 57, three passes per axis,
@@ -16,6 +18,7 @@
 #include <pango/pangocairo.h>
 #include <turbojpeg.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,12 +116,20 @@ static void blur(cairo_surface_t *s, int d) {
     cairo_surface_mark_dirty(s);
 }
 
+/* time_text's untimed font making: text() lays out "" and does not draw. */
+static int draws_text = 1, empty_text = 0;
+
+/* `options` (NULL: the context's defaults) is how time_text empties cairo's glyph cache. */
 static double text(cairo_t *cr, const char *s, const char *font, double x, double y, double width,
-                   double height, int lines, double spacing, int bottom) {
+                   double height, int lines, double spacing, int bottom, const cairo_font_options_t *options) {
     PangoLayout *l = pango_cairo_create_layout(cr);
+    if (options) {
+        pango_cairo_context_set_font_options(pango_layout_get_context(l), options);
+        pango_layout_context_changed(l);
+    }
     PangoFontDescription *fd = pango_font_description_from_string(font);
     pango_layout_set_font_description(l, fd);
-    pango_layout_set_text(l, s, -1);
+    pango_layout_set_text(l, empty_text ? "" : s, -1);
     pango_layout_set_width(l, (int)(width * PANGO_SCALE));
     pango_layout_set_wrap(l, PANGO_WRAP_WORD);
     pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
@@ -127,15 +138,112 @@ static double text(cairo_t *cr, const char *s, const char *font, double x, doubl
     int pw, ph; pango_layout_get_pixel_size(l, &pw, &ph);
     cairo_move_to(cr, x, bottom ? y - ph : y);
     cairo_set_source_rgb(cr, 1, 1, 1);
-    pango_cairo_show_layout(cr, l);
+    if (draws_text) pango_cairo_show_layout(cr, l);
     pango_font_description_free(fd);
     g_object_unref(l);
     return ph;
 }
 
+#define PHOTO_H (W * 2.0 / 3.0)
+static void title(cairo_t *cr, const cairo_font_options_t *o) {
+    text(cr, TITLE, "DejaVu Sans Bold 26px", 16, PHOTO_H - 12, W - 32, 0, 2, 0, 1, o);
+}
+static void description(cairo_t *cr, const cairo_font_options_t *o) {
+    text(cr, DESCRIPTION, "DejaVu Sans 14px", 16, PHOTO_H + 12, W - 32, H - PHOTO_H - 24, 0, 1.15, 0, o);
+}
+
+static double thread_cpu_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+enum { WARM, COLD, COLD_NEW_FONT };
+
+/* One timed run; its own function so that callgrind can count each run's instructions:
+ * valgrind --tool=callgrind --toggle-collect=timed_piece --dump-after=timed_piece (one profile
+ * per run, in the order title cold, warm, description cold, warm, then the new-font runs). */
+__attribute__((noinline)) static double timed_piece(void (*piece)(cairo_t *, const cairo_font_options_t *), cairo_t *cr,
+                                                    const cairo_font_options_t *o) {
+    double t0 = thread_cpu_ms();
+    piece(cr, o);
+    return thread_cpu_ms() - t0;
+}
+
+/* Median thread CPU of `runs` calls of piece(cr, options): options NULL (WARM) or, for a cold run,
+ * font options no earlier run used; COLD makes the run's fonts before the clock starts (an
+ * empty layout with the same options and font: see time_text), COLD_NEW_FONT inside it. */
+static double median_ms(void (*piece)(cairo_t *, const cairo_font_options_t *), cairo_t *cr, int runs, int mode,
+                        int *serial) {
+    double *t = malloc(sizeof(double) * runs);
+    for (int i = 0; i < runs; i++) {
+        cairo_font_options_t *o = NULL;
+        if (mode != WARM) {
+            char v[32];
+            snprintf(v, sizeof v, "SLKc=%d", ++*serial);
+            o = cairo_font_options_create();
+            cairo_font_options_set_variations(o, v);
+        }
+        if (mode == COLD) { draws_text = 0; empty_text = 1; piece(cr, o); draws_text = 1; empty_text = 0; }
+        t[i] = timed_piece(piece, cr, o);
+        if (o) cairo_font_options_destroy(o);
+    }
+    qsort(t, runs, sizeof(double), compare_doubles);
+    double m = t[runs / 2];
+    free(t);
+    return m;
+}
+
+/* --time-text RUNS: the card's two texts laid out and drawn (a new PangoLayout, its pixel size,
+ * pango_cairo_show_layout into a 360x420 ARGB32 surface), thread CPU time, medians of RUNS, the
+ * definitions of `silk raster-bench --only card`'s text pieces:
+ *   warm: fonts matched and open, glyphs rasterized and cached (the runs after a first one);
+ *   cold: fonts matched and open (fontconfig's match, FT_Face, hb_face kept), but none of the
+ *         text's glyphs rasterized yet, as Silk's cold run empties its glyph cache and its
+ *         loaded outlines and keeps its fonts.
+ * cairo has no call that empties one scaled font's glyphs, and a new PangoFontMap (or
+ * pango_fc_font_map_cache_clear) would also redo fontconfig's matching, which Silk's cold run
+ * does not. So each cold run gives the layout's context font options no earlier run used (a
+ * variation setting "SLKc=N": cairo applies variations only to variable fonts, and DejaVu is
+ * not one, so the pixels are the same). The options are part of the key of Pango's fontsets
+ * and fonts and of cairo's scaled fonts, so the run gets a new PangoFont and cairo_scaled_font_t
+ * over the same FT_Face and hb_face: an empty glyph cache. A new Pango font also costs what
+ * Silk's cold run never pays (FcConfigSubstitute for the new fontset key, the font's metrics,
+ * which Pango gets by laying out a sample sentence): "cold" makes the font before the clock
+ * starts, with an empty-text layout of the same options and font. That sample sentence loads
+ * the metrics (FT_Load_Glyph, not the images) of many of the text's glyphs, so this cold figure
+ * is, if anything, on Pango's side. "cold, new font" times the font's making too. */
+static int time_text(const char *arg) {
+    char *end;
+    long runs = strtol(arg, &end, 10);
+    if (*end || runs < 1 || runs > 100000) { fprintf(stderr, "cairo_card: --time-text %s: expected 1...100000\n", arg); return 2; }
+    cairo_surface_t *target = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+    cairo_t *cr = cairo_create(target);
+    int serial = 0;
+    title(cr, NULL); description(cr, NULL);  /* fontconfig, fonts and code paths loaded once */
+    double tc = median_ms(title, cr, runs, COLD, &serial), tw = median_ms(title, cr, runs, WARM, &serial);
+    double dc = median_ms(description, cr, runs, COLD, &serial), dw = median_ms(description, cr, runs, WARM, &serial);
+    double tn = median_ms(title, cr, runs, COLD_NEW_FONT, &serial), dn = median_ms(description, cr, runs, COLD_NEW_FONT, &serial);
+    printf("pango title shape + draw, cold / warm glyphs:        %8.3f / %.3f ms\n", tc, tw);
+    printf("pango description shape + draw, cold / warm glyphs:  %8.3f / %.3f ms\n", dc, dw);
+    printf("pango title / description, cold with a new font:     %8.3f / %.3f ms\n", tn, dn);
+    cairo_destroy(cr);
+    cairo_surface_destroy(target);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--noop") == 0) return 0;
-    if (argc < 3) { fprintf(stderr, "usage: cairo_card PHOTO.jpg OUT.png | --noop\n"); return 2; }
+    if (argc > 1 && strcmp(argv[1], "--time-text") == 0) {
+        if (argc != 3) { fprintf(stderr, "usage: cairo_card --time-text RUNS\n"); return 2; }
+        return time_text(argv[2]);
+    }
+    if (argc < 3) { fprintf(stderr, "usage: cairo_card PHOTO.jpg OUT.png | --noop | --time-text RUNS\n"); return 2; }
     cairo_surface_t *card = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
     cairo_t *cr = cairo_create(card);
     cairo_set_source_rgb(cr, 0x3a / 255.0, 0x5a / 255.0, 0x40 / 255.0);
@@ -151,7 +259,7 @@ int main(int argc, char **argv) {
     cairo_set_source_surface(cr, back, 0, 0);
     cairo_paint(cr);
 
-    double ph = W * 2.0 / 3.0;
+    double ph = PHOTO_H;
     aspect_fill(cr, photo, 0, 0, W, ph);
     cairo_pattern_t *g = cairo_pattern_create_linear(0, ph / 2, 0, ph);
     cairo_pattern_add_color_stop_rgba(g, 0, 0, 0, 0, 0);
@@ -160,8 +268,8 @@ int main(int argc, char **argv) {
     cairo_set_source(cr, g); cairo_fill(cr);
     cairo_pattern_destroy(g);
 
-    text(cr, TITLE, "DejaVu Sans Bold 26px", 16, ph - 12, W - 32, 0, 2, 0, 1);
-    text(cr, DESCRIPTION, "DejaVu Sans 14px", 16, ph + 12, W - 32, H - ph - 24, 0, 1.15, 0);
+    title(cr, NULL);
+    description(cr, NULL);
     cairo_destroy(cr);
     int rc = cairo_surface_write_to_png(card, argv[2]) == CAIRO_STATUS_SUCCESS ? 0 : 1;
     cairo_surface_destroy(card); cairo_surface_destroy(back); cairo_surface_destroy(photo);
