@@ -87,7 +87,17 @@ public final class LibinputInput: ConsoleInput {
             return
         }
         context = li
-        libinput_log_set_handler(li, LibinputInput.logHandler)
+        // The handler is a closure literal here, not a stored property: a stored value of the
+        // va_list-taking C function type makes swift-symbolgraph-extract 6.3 crash while it
+        // deserializes the module (clang's __va_list_tag record), which broke `make docs`.
+        libinput_log_set_handler(li) { li, priority, format, args in
+            guard let li, let format, let args, let data = libinput_get_user_data(li) else { return }
+            var buffer = [CChar](repeating: 0, count: 512)
+            _ = vsnprintf(&buffer, buffer.count, format, args)
+            var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            while message.last == "\n" { message.removeLast() }
+            Unmanaged<LibinputInput>.fromOpaque(data).takeUnretainedValue().libinputLog(priority, message)
+        }
         libinput_log_set_priority(li, LIBINPUT_LOG_PRIORITY_INFO)
         do {
             contextToken = try loop.addSource(fd: libinput_get_fd(li), events: .readable) { [weak self] _ in self?.drain() }
@@ -344,15 +354,6 @@ public final class LibinputInput: ConsoleInput {
             }))
         return p
     }()
-
-    private static let logHandler: libinput_log_handler = { li, priority, format, args in
-        guard let li, let format, let args, let data = libinput_get_user_data(li) else { return }
-        var buffer = [CChar](repeating: 0, count: 512)
-        _ = vsnprintf(&buffer, buffer.count, format, args)
-        var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        while message.last == "\n" { message.removeLast() }
-        Unmanaged<LibinputInput>.fromOpaque(data).takeUnretainedValue().libinputLog(priority, message)
-    }
 }
 
 extension TouchCalibration {
