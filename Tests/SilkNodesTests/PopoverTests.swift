@@ -121,6 +121,15 @@ final class Scene {
         d = InputDispatcher(rootNode: root.node)
     }
 
+    /// A dropdown at `frame` on the screen, presenting from it.
+    func dropdown(_ options: [String], selected: Int?, frame: Rect = Rect(x: 20, y: 20, width: 160, height: 40)) -> DropdownNode {
+        let dropdown = DropdownNode(options: options, selectedIndex: selected)
+        dropdown.frame = frame
+        screenNode.addSubnode(dropdown)
+        dropdown.presentingController = screen
+        return dropdown
+    }
+
     func click(_ x: Double, _ y: Double, at t: Double) {
         d.handle(InputEvent(.pointerDown(.left, Point(x: x, y: y)), timestamp: t))
         d.handle(InputEvent(.pointerUp(.left, Point(x: x, y: y)), timestamp: t + 0.05))
@@ -130,10 +139,7 @@ final class Scene {
 @Suite struct DropdownPopoverTests {
     @Test func thePopoverOpensUnderTheControlAndTheKeysChoose() throws {
         let s = Scene()
-        let dropdown = DropdownNode(options: ["Red", "Green", "Blue"], selectedIndex: 0)
-        dropdown.frame = Rect(x: 20, y: 20, width: 160, height: 40)
-        s.screenNode.addSubnode(dropdown)
-        dropdown.presentingController = s.screen
+        let dropdown = s.dropdown(["Red", "Green", "Blue"], selected: 0)
         let changes = Locked<[Int]>([])
         dropdown.addTarget(for: .valueChanged) { [weak dropdown] _, _ in changes.withLock { $0.append(dropdown?.selectedIndex ?? -1) } }
 
@@ -162,10 +168,7 @@ final class Scene {
 
     @Test func escapeAndAClickOutsideDismissAndAClickOnARowChooses() throws {
         let s = Scene()
-        let dropdown = DropdownNode(options: ["Red", "Green", "Blue"], selectedIndex: 2)
-        dropdown.frame = Rect(x: 20, y: 20, width: 160, height: 40)
-        s.screenNode.addSubnode(dropdown)
-        dropdown.presentingController = s.screen
+        let dropdown = s.dropdown(["Red", "Green", "Blue"], selected: 2)
         let changes = Locked(0)
         dropdown.addTarget(for: .valueChanged) { _, _ in changes.withLock { $0 += 1 } }
 
@@ -207,10 +210,7 @@ final class Scene {
 
     @Test func nearTheBottomItOpensAbove() throws {
         let s = Scene()
-        let dropdown = DropdownNode(options: ["A", "B", "C", "D"], selectedIndex: 0)
-        dropdown.frame = Rect(x: 300, y: 240, width: 90, height: 40)
-        s.screenNode.addSubnode(dropdown)
-        dropdown.presentingController = s.screen
+        let dropdown = s.dropdown(["A", "B", "C", "D"], selected: 0, frame: Rect(x: 300, y: 240, width: 90, height: 40))
         s.d.focus(dropdown)
         s.d.key(.space, at: 1)
         let card = try #require(dropdown.presentedList).node.frame
@@ -219,10 +219,7 @@ final class Scene {
 
     @Test func aFingerStillGetsABottomSheet() throws {
         let s = Scene()
-        let dropdown = DropdownNode(options: ["Red", "Green"], selectedIndex: 0)
-        dropdown.frame = Rect(x: 20, y: 20, width: 160, height: 40)
-        s.screenNode.addSubnode(dropdown)
-        dropdown.presentingController = s.screen
+        let dropdown = s.dropdown(["Red", "Green"], selected: 0)
         s.d.down(100, 40, at: 1)
         s.d.up(at: 1.05)
         let card = try #require(dropdown.presentedList).node
