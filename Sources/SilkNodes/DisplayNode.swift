@@ -969,9 +969,22 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     // little state it keeps on nodes. The defaults decline, so events go on to the supernode.
 
     private var _isFocusable = false
+    private var _trapsFocus = false
     private var _gestureRecognizers: [GestureRecognizer] = []
     /// Main thread: the dispatcher shows keyboard focus as this node's layer border.
     var showsFocusRing = false
+    /// Main thread: the dispatcher whose root node this is (the latest made for it), so nodes
+    /// and controllers in the tree can move the focus (`inputDispatcher`).
+    weak var hostingDispatcher: InputDispatcher?
+
+    /// Whether keyboard focus stays inside this node while it is shown (a modal dialog): Tab and
+    /// Shift-Tab cycle through its focusable nodes only, and keys pressed while the focus is
+    /// outside it go to it. With several shown, the last in tree order (the frontmost) traps.
+    /// `RootController` sets it on each modal while it is presented. Default false. Any thread.
+    public var trapsFocus: Bool {
+        get { lock.withLock { _trapsFocus } }
+        set { lock.withLock { _trapsFocus = newValue } }
+    }
 
     /// Whether keyboard focus (Tab / Shift-Tab) can rest on this node. Default false; controls set
     /// it, and `ControlNode` also requires `isEnabled`. Read on the main thread by the dispatcher;

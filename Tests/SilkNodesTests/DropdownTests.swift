@@ -5,7 +5,7 @@ import SilkInput
 @testable import SilkNodes
 
 @Suite struct DropdownTests {
-    @Test func theListOpensAsADialogOrASheetAndAChoiceSelects() {
+    @Test func theListOpensAsAPopoverOrASheetAndAChoiceSelects() {
         let screenNode = DisplayNode()
         screenNode.frame = Rect(x: 0, y: 0, width: 400, height: 300)
         let screen = NodeController(node: screenNode)
@@ -22,14 +22,16 @@ import SilkInput
         dropdown.addTarget(for: .valueChanged) { _, _ in changes.withLock { $0 += 1 } }
         #expect(dropdown.accessibilityRole == .comboBox)
 
-        // Enter opens a dialog (rounded card); a row chosen there selects it and closes the list.
+        // Enter opens a popover (rounded card); a row chosen there selects it and closes the list.
         let d = InputDispatcher(rootNode: root.node)
         d.focus(dropdown)
         d.key(.enter, at: 1)
         let list = (dropdown.presentedList as? PickerListController)?.list
         #expect(root.presentedControllers.count == 1 && list?.options == ["Red", "Green", "Blue"])
         #expect(dropdown.presentedList?.node.cornerRadius ?? 0 > 0 && dropdown.accessibilityStates.contains(.expanded))
-        list?.choose(2)
+        d.key(.down, at: 1.1)
+        d.key(.down, at: 1.2)
+        d.key(.enter, at: 1.3)
         timer.fire()
         #expect(dropdown.selectedIndex == 2 && changes.current == 1 && dropdown.presentedList == nil)
         #expect(root.presentedControllers.isEmpty && !dropdown.accessibilityStates.contains(.expanded))

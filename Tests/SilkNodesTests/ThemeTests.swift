@@ -57,9 +57,9 @@ extension PipelineTests {
             }
             #expect(jobs(after: { root.theme = .dark }) == 3)            // every control; not the text
             #expect(jobs(after: { root.theme = Theme.dark.with { $0.colors.danger = .green } }) == 0)   // nobody shows it
-            // The switch draws its thumb; the slider's thumb is a layer colour: recoloured, not redrawn.
-            #expect(jobs(after: { root.theme = Theme.dark.with { $0.colors.danger = .green; $0.colors.thumb = .red } }) == 1)
-            #expect(slider.thumbNode.backgroundColor == .red)
+            // The switch's and the slider's thumbs are layer colours: recoloured, not redrawn.
+            #expect(jobs(after: { root.theme = Theme.dark.with { $0.colors.danger = .green; $0.colors.thumb = .red } }) == 0)
+            #expect(slider.thumbNode.backgroundColor == .red && sw.thumbNode.backgroundColor == .red)
             #expect(jobs(after: { root.theme = Theme.dark.with { $0.colors.danger = .green; $0.colors.thumb = .red } }) == 0)  // the same again
             #expect(jobs(after: { box.theme = Theme.light }) == 1)       // a node's own theme
             #expect(jobs(after: { root.theme = .light }) == 2)           // box keeps its own

@@ -201,15 +201,26 @@ public final class ControlsGalleryNode: DisplayNode, @unchecked Sendable {
 }
 
 /// `silk snapshot controls`: the gallery in both themes, the segmented control of each panel
-/// focused (its ring in the theme's colour).
+/// focused (its ring in the theme's colour), and the first panel's dropdown open — its list a
+/// popover anchored under it, presented by a `RootController` around the gallery as the demo's
+/// pointer or keyboard would open it.
 public enum ControlsScene {
     public static let defaultSize = Size(width: 960, height: 1040)
 
     public static func render(size: Size, scale: Double, themes: [Theme] = [.light, .dark]) throws -> Bitmap {
         let gallery = ControlsGalleryNode(themes: themes)
         let dispatchers = gallery.panels.map { InputDispatcher(rootNode: $0) }
-        return try NodeSnapshot.render(gallery, size: size, scale: scale) {
+        let content = NodeController(node: gallery)
+        let root = RootController(content: content)
+        root.defaultTransition = NoTransition()   // no main loop here to end a fade
+        root.beginAppearanceTransition(true, animated: false)
+        root.endAppearanceTransition(animated: false)
+        return try NodeSnapshot.render(root.node, size: size, scale: scale, afterSetUp: {
             for (d, p) in zip(dispatchers, gallery.panels) { d.focus(p.segmented) }
-        }
+        }, afterLayout: {
+            guard let dropdown = gallery.panels.first?.dropdown else { return }
+            dropdown.presentingController = content
+            dropdown.performPrimaryAction()
+        })
     }
 }

@@ -9,9 +9,11 @@ import SilkRender
 /// composited in full.
 public enum NodeSnapshot {
     /// `afterSetUp` runs once the pass exists (it sets every node in the hierarchy to all
-    /// interface states; a list restores its ranges there).
+    /// interface states; a list restores its ranges there). `afterLayout` runs once the tree is
+    /// laid out and displayed (frames are known: a popover can be anchored), and the snapshot
+    /// is taken when what it changed is displayed too.
     public static func render(_ root: DisplayNode, size: Size, scale: Double, background: Color = .white,
-                              afterSetUp: () -> Void = {}) throws -> Bitmap {
+                              afterSetUp: () -> Void = {}, afterLayout: (() -> Void)? = nil) throws -> Bitmap {
         let host = Layer()
         host.frame = Rect(size: size)
         host.backgroundColor = background
@@ -24,10 +26,14 @@ public enum NodeSnapshot {
         // edit queue was still measuring the kiosk's list, which then came out empty).
         let deadline = DispatchTime.now() + .seconds(10)
         var idlePasses = 0
+        var pendingChange = afterLayout
         while DispatchTime.now() < deadline {
             pass.run()
             pass.committer.commit()
             if pass.isDisplayComplete { idlePasses += 1 } else { idlePasses = 0 }
+            // Once everything is laid out and shown: the caller's change of state (a list it
+            // opens under a control laid out by now), then passes until that settles too.
+            if idlePasses >= 2, let change = pendingChange { pendingChange = nil; change(); idlePasses = 0; continue }
             if idlePasses >= 2 { break }
             usleep(pass.hasPendingWork ? 0 : 1000)
         }

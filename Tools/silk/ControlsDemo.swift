@@ -71,7 +71,7 @@ final class ControlsDemoNode: DisplayNode, @unchecked Sendable {
 @MainActor
 func startControlsDemo(window: Window) -> (Double) -> Void {
     let demo = ControlsDemoNode()
-    // A root controller, so the dropdown's list can be presented (a dialog, or a sheet by touch).
+    // A root controller, so the dropdown's list can be presented (a popover under it, or a sheet by touch).
     let screen = NodeController(node: demo)
     demo.panel.dropdown.presentingController = screen
     window.setRootController(RootController(content: screen))

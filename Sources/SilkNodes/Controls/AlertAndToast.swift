@@ -39,8 +39,12 @@ public struct AlertAction: Sendable {
 /// ```
 ///
 /// A button tap dismisses the alert and then runs its handler. Escape, the Back key and a tap on
-/// the backdrop choose the `.cancel` action (and only dismiss when there is none); Enter
-/// chooses the first `.default` action when no focused control takes it. Main thread.
+/// the backdrop choose the `.cancel` action (and only dismiss when there is none).
+///
+/// Keyboard: the alert traps the focus while shown (`RootController`). It starts on the first
+/// `.default` button (else the `.cancel` one, else the first), so Enter chooses it; Tab and
+/// Shift-Tab cycle through the buttons only, Enter or Space activates the focused one, and the
+/// focus returns to where it was when the alert is gone. Main thread.
 public final class AlertController: NodeController, @unchecked Sendable {
     /// The card.
     public let alertNode: AlertNode
@@ -50,6 +54,15 @@ public final class AlertController: NodeController, @unchecked Sendable {
         alertNode = AlertNode(title: title, message: message, actions: actions.isEmpty ? [AlertAction("OK")] : actions)
         super.init(node: alertNode)
         alertNode.choose = { [weak self] action in self?.finish(with: action) }
+    }
+
+    /// The first `.default` action's button, else the `.cancel` one (a destructive confirm
+    /// starts on the safe choice), else the first: the focus goes there when the alert is
+    /// presented, so Enter chooses it.
+    public override var preferredFocusedNode: DisplayNode? {
+        let a = alertNode.actions
+        let i = a.firstIndex { $0.style == .default } ?? a.firstIndex { $0.style == .cancel } ?? 0
+        return alertNode.buttons.indices.contains(i) ? alertNode.buttons[i] : nil
     }
 
     /// Escape and Back choose the cancel action.

@@ -1,19 +1,31 @@
 import Foundation
 import SilkGeometry
 import SilkRaster
+import SilkRender
 
 /// An on/off switch: a rounded track with a round thumb, the track in the theme's accent when on.
 ///
-/// A tap, Enter or Space toggles it and sends `.valueChanged` (then `.primaryActionTriggered`).
-/// `isSelected` mirrors `isOn`. Sized by `Theme.Metrics.switchSize`. Any thread unless noted.
+/// A tap, Enter or Space toggles it and sends `.valueChanged` (then `.primaryActionTriggered`);
+/// the thumb slides to its new end (`setOn(_:animated:)`: a layer animation of its position,
+/// run by the render thread on the frame clock, so the main thread does no per-frame work and a
+/// second toggle mid-slide turns back from where the thumb is). `isSelected` mirrors `isOn`.
+/// Sized by `Theme.Metrics.switchSize`. Any thread unless noted.
 open class SwitchNode: ThemedControlNode, @unchecked Sendable {
     private var _isOn = false
+    /// The thumb: a layer colour and shadow, moved (and animated) over the drawn track.
+    let thumbNode = DisplayNode()
+
+    /// How long the thumb takes to slide from one end to the other, in seconds.
+    public static let toggleDuration = 0.18
 
     /// An off switch. Any thread.
     public init(isOn: Bool = false) {
         super.init()
         _isOn = isOn
         isSelected = isOn
+        thumbNode.isUserInteractionEnabled = false
+        thumbNode.name = "switch-thumb"
+        addSubnode(thumbNode)
         accessibilityRole = .`switch`
         updateAccessibility()
     }
@@ -24,20 +36,26 @@ open class SwitchNode: ThemedControlNode, @unchecked Sendable {
         setAccessibilityStates(.checked, isOn)
     }
 
-    /// Whether the switch is on. Setting it does not send `.valueChanged` (the app set it). Any
-    /// thread.
+    /// Whether the switch is on. Setting it moves the thumb without animation and does not send
+    /// `.valueChanged` (the app set it). Any thread.
     public var isOn: Bool {
         get { lock.withLock { _isOn } }
-        set {
-            lock.withLock { _isOn = newValue }
-            isSelected = newValue
-            appearanceDidChange()
-        }
+        set { setOn(newValue, animated: false) }
     }
 
-    /// Toggles and sends `.valueChanged`. Main thread.
+    /// Turns the switch on or off; `animated`: the thumb slides there in `toggleDuration`
+    /// seconds (eased), from where it is shown now. Sends nothing. Any thread.
+    public func setOn(_ on: Bool, animated: Bool) {
+        lock.withLock { _isOn = on }
+        isSelected = on
+        appearanceDidChange()
+        styleThumb()
+        placeThumb(animated: animated)
+    }
+
+    /// Toggles (the thumb slides) and sends `.valueChanged`. Main thread.
     open override func performPrimaryAction() {
-        isOn.toggle()
+        setOn(!isOn, animated: true)
         sendActions(for: .valueChanged)
     }
 
@@ -48,42 +66,75 @@ open class SwitchNode: ThemedControlNode, @unchecked Sendable {
     }
 
     struct Appearance: Hashable, Sendable {
-        var isOn: Bool
         var track: Color
-        var thumb: Color
-        var overlay: Color?
     }
 
-    /// The track and thumb colours for the state.
+    /// The track's colour for the state (the thumb is a layer: `placeThumb`).
     open override func appearance(theme: Theme) -> any Hashable & Sendable {
-        let s = state, on = isOn
-        var track = on ? theme.colors.accent : theme.colors.track
-        var thumb = theme.colors.thumb
-        if s.contains(.disabled) { track = theme.disabled(track); thumb = theme.disabled(thumb) }
-        return Appearance(isOn: on, track: track, thumb: thumb,
-                          overlay: s.contains(.highlighted) ? theme.colors.pressedOverlay : nil)
+        var track = isOn ? theme.colors.accent : theme.colors.track
+        if state.contains(.disabled) { track = theme.disabled(track) }
+        return Appearance(track: track)
     }
 
-    /// Draws the track and the thumb, centred in the bounds.
-    open override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
-        guard let a = parameters as? Appearance else { return }
-        let b = context.bounds
+    /// The track in `bounds` (a pill as tall as the bounds, at most width / 1.4), and the thumb's
+    /// rest frame at one end.
+    static func geometry(bounds b: Rect, isOn: Bool) -> (track: Rect, thumb: Rect) {
         let h = min(b.height, b.width / 1.4)
         let track = Rect(x: b.minX, y: b.midY - h / 2, width: b.width, height: h)
-        context.canvas.fillRoundedRect(track, cornerRadius: h / 2, with: .color(a.track))
         let inset = max(2, h * 0.1)
-        let d = h - 2 * inset
-        let x = a.isOn ? track.maxX - inset - d : track.minX + inset
-        let thumb = Rect(x: x, y: track.minY + inset, width: d, height: d)
-        context.canvas.fillEllipse(in: thumb.offsetBy(dx: 0, dy: 1), with: .color(Color(white: 0, alpha: 0.18)))
-        context.canvas.fillEllipse(in: thumb, with: .color(a.thumb))
-        if let o = a.overlay { context.canvas.fillEllipse(in: thumb, with: .color(o)) }
+        let d = max(0, h - 2 * inset)
+        let x = isOn ? track.maxX - inset - d : track.minX + inset
+        return (track, Rect(x: x, y: track.minY + inset, width: d, height: d))
     }
 
-    /// A pill-shaped focus ring.
+    /// Draws the track, centred in the bounds.
+    open override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
+        guard let a = parameters as? Appearance else { return }
+        let track = geometry(bounds: context.bounds, isOn: false).track
+        context.canvas.fillRoundedRect(track, cornerRadius: track.height / 2, with: .color(a.track))
+    }
+
+    /// Colours the thumb for the theme and state (layer properties only). Any thread.
+    func styleThumb() {
+        let t = effectiveTheme, s = state
+        var color = t.colors.thumb
+        if s.contains(.disabled) { color = t.disabled(color) }
+        if s.contains(.highlighted) { color = color.mixed(with: t.colors.text, 0.12) }
+        thumbNode.backgroundColor = color
+        thumbNode.boxShadow = Shadow(color: Color(white: 0, alpha: 0.22), offset: Point(x: 0, y: 1), blurRadius: 1.5)
+    }
+
+    /// Moves the thumb to the end for the value, sliding there when `animated` (and it was
+    /// already placed). Any thread.
+    func placeThumb(animated: Bool) {
+        let frame = Self.geometry(bounds: bounds, isOn: isOn).thumb
+        thumbNode.cornerRadius = frame.height / 2
+        guard thumbNode.frame != frame else { return }
+        if animated && !bounds.isEmpty && !thumbNode.frame.isEmpty {
+            thumbNode.animate(duration: Self.toggleDuration, timing: .easeInOut) { thumbNode.frame = frame }
+        } else {
+            thumbNode.frame = frame
+        }
+    }
+
+    /// The thumb takes the new theme's colours.
+    open override func effectiveThemeDidChange() {
+        super.effectiveThemeDidChange()
+        styleThumb()
+    }
+
+    /// The thumb shows the pressed and disabled states.
+    open override func stateDidChange() {
+        super.stateDidChange()
+        styleThumb()
+    }
+
+    /// A pill-shaped focus ring; the thumb follows the new size.
     open override func layoutDidFinish() {
         super.layoutDidFinish()
         cornerRadius = bounds.height / 2
+        styleThumb()
+        placeThumb(animated: false)
     }
 }
 

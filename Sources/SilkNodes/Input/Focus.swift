@@ -52,17 +52,21 @@ extension InputDispatcher {
 
     /// Moves focus to the next (or previous) node of the focus chain, wrapping around; from no
     /// focus, to the first (or last). Returns the newly focused node.
+    ///
+    /// While a node that `trapsFocus` is shown, the chain is that node's alone (focus cycles
+    /// inside a modal dialog and never reaches the screen behind it).
     @discardableResult
     public func moveFocus(forward: Bool) -> DisplayNode? {
-        let chain = focusChain(in: rootNode)
+        let scope = activeFocusTrap(in: rootNode) ?? rootNode
+        let chain = focusChain(in: scope)
         guard !chain.isEmpty else { focus(nil); return nil }
         let next: DisplayNode
         if let current = focusedNode, let i = chain.firstIndex(where: { $0 === current }) {
             next = chain[(i + (forward ? 1 : chain.count - 1)) % chain.count]
-        } else if let current = focusedNode, current.isDescendant(of: rootNode) {
+        } else if let current = focusedNode, current.isDescendant(of: scope) {
             // Focus sits on a node that left the chain (disabled, hidden): continue from its place
             // in tree order.
-            let order = treeOrder(rootNode)
+            let order = treeOrder(scope)
             let pos = order.firstIndex { $0 === current } ?? 0
             let after = chain.first { n in (order.firstIndex { $0 === n } ?? 0) > pos }
             let before = chain.last { n in (order.firstIndex { $0 === n } ?? 0) < pos }
@@ -72,6 +76,29 @@ extension InputDispatcher {
         }
         focus(next, showsRing: true)
         return next
+    }
+}
+
+/// The shown node that traps focus, frontmost first (the last in tree order, skipping hidden
+/// subtrees), or nil. Main thread.
+func activeFocusTrap(in root: DisplayNode) -> DisplayNode? {
+    var found: DisplayNode?
+    func walk(_ n: DisplayNode) {
+        guard !n.isHidden else { return }
+        if n.trapsFocus { found = n }
+        for c in n.subnodes { walk(c) }
+    }
+    walk(root)
+    return found
+}
+
+extension DisplayNode {
+    /// The input dispatcher of the tree this node is in (its root's), nil outside a dispatched
+    /// tree. Main thread.
+    var inputDispatcher: InputDispatcher? {
+        var n: DisplayNode = self
+        while let up = n.supernode { n = up }
+        return n.hostingDispatcher
     }
 }
 

@@ -16,7 +16,8 @@ import SilkRender
 ///   the rest of the touch. Gesture recognizers of the hit node and its ancestors watch it too.
 ///   A touch beginning on a link of a `TextNode` that has link callbacks belongs to the link.
 /// - Keys go to the focused node and up its supernodes until one consumes them; unconsumed Tab
-///   and Shift-Tab move the focus. Controls take Enter and Space (see `ControlNode`).
+///   and Shift-Tab move the focus. While a node that `trapsFocus` is shown (a modal), Tab
+///   cycles inside it and keys pressed with the focus outside it start at it. Controls take Enter and Space (see `ControlNode`).
 /// - Scrolls go to the node under the pointer and up until one consumes them.
 public final class InputDispatcher {
     /// Thresholds of touch recognition, shared by the dispatcher's taps, long presses and link
@@ -70,6 +71,7 @@ public final class InputDispatcher {
     public init(rootNode: DisplayNode, configuration: Configuration = Configuration()) {
         self.rootNode = rootNode
         self.configuration = configuration
+        rootNode.hostingDispatcher = self
     }
 
     /// Touches currently down (fingers, and the pointer while a touch button is held). Main thread.
@@ -352,6 +354,8 @@ public final class InputDispatcher {
     private func consumeKey(_ key: KeyInput, down: Bool) -> Bool {
         if let f = focusedNode, !f.isDescendant(of: rootNode) { focus(nil) }
         var node: DisplayNode? = focusedNode ?? rootNode
+        // Focus outside a shown trap (a modal opened without moving it): the keys are the trap's.
+        if let trap = activeFocusTrap(in: rootNode), !(node?.isDescendant(of: trap) ?? false) { node = trap }
         while let n = node {
             if down ? n.keyDown(key) : n.keyUp(key) { return true }
             node = n.supernode

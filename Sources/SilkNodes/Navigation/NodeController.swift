@@ -105,6 +105,10 @@ open class NodeController: @unchecked Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The node that takes keyboard focus when this controller is presented as a modal (a
+    /// dialog's default button); nil (the default): its first focusable node. Main thread.
+    open var preferredFocusedNode: DisplayNode? { nil }
+
     /// Presents `controller` modally over the whole window, through the root controller of this
     /// controller's tree (`RootController.present`). Returns false — and logs why — when this
     /// controller is in no root controller's tree, or `controller` is already shown somewhere.
@@ -198,6 +202,11 @@ public enum ModalStyle: Hashable, Sendable {
     /// Full width along the bottom edge at the height its layout asks for (at most 90 % of the
     /// window), over a dimmed backdrop; slides up. A tap above it or Escape dismisses it.
     case sheet
+    /// A popover: at the size its layout asks for (at least `anchor`'s width), just below
+    /// `anchor` — a rect in window coordinates, such as a dropdown's box — or above it when there
+    /// is no room below, kept inside the window (`PopoverPlacement`). The backdrop is clear and
+    /// fades in with it; a tap outside or Escape dismisses it.
+    case popover(anchor: Rect)
 }
 
 /// The node of a container controller: it places each child screen's node itself (filling the
@@ -215,6 +224,9 @@ public final class ScreenContainerNode: DisplayNode, @unchecked Sendable {
         case centred
         /// Full width along the bottom edge, at its layout's height up to 90 % (a sheet).
         case bottom
+        /// Under (or over) `anchor`, a rect in window coordinates, at its layout's size — at
+        /// least the anchor's width — inside the container (a popover; `PopoverPlacement`).
+        case anchored(Rect)
     }
 
     struct Slot {
@@ -285,6 +297,18 @@ public final class ScreenContainerNode: DisplayNode, @unchecked Sendable {
         switch slot.placement {
         case .fill:
             return Rect(origin: off, size: size)
+        case let .anchored(windowAnchor):
+            let m = PopoverPlacement.defaultMargin
+            let maxSize = Size(width: max(0, size.width - 2 * m), height: max(0, size.height - 2 * m))
+            // The anchor in the container's coordinates (the container may sit anywhere).
+            let o = convert(windowAnchor.origin, from: nil)
+            let anchor = Rect(origin: o, size: windowAnchor.size)
+            let minWidth = anchor.width.isFinite ? min(max(0, anchor.width), maxSize.width) : 0
+            let measured = (try? child.layoutThatFits(SizeRange(min: Size(width: minWidth, height: 0), max: maxSize),
+                                                       context: LayoutContext(direction: layoutDirection)).size) ?? maxSize
+            let placed = PopoverPlacement(size: measured, anchor: anchor, bounds: Rect(size: size),
+                                          rightToLeft: layoutDirection == .rtl).frame
+            return placed.offsetBy(dx: off.x, dy: off.y)
         case .centred, .bottom:
             let maxSize = Size(width: size.width * (slot.placement == .bottom ? 1 : 0.9), height: size.height * 0.9)
             let minSize = Size(width: slot.placement == .bottom ? maxSize.width : 0, height: 0)

@@ -4,9 +4,15 @@ import SilkInput
 
 /// The window's root controller: it shows the app's content controller (a navigation stack, tabs,
 /// a single screen) and presents modal controllers over it — a centred `dialog` or a bottom
-/// `sheet` over a dimmed backdrop. A tap on the backdrop, Escape or the Back key dismisses the
-/// top modal (unless its `handleBack()` takes the key first, or `dismissesOnTapOutside` is false
-/// for taps). The content stays shown under a modal (it keeps its contents and appearance).
+/// `sheet` over a dimmed backdrop, or a `popover` anchored under a control over a clear one. A
+/// tap on the backdrop, Escape or the Back key dismisses the top modal (unless its
+/// `handleBack()` takes the key first, or `dismissesOnTapOutside` is false for taps). The
+/// content stays shown under a modal (it keeps its contents and appearance).
+///
+/// **Focus.** A presented modal traps keyboard focus (`DisplayNode.trapsFocus`): the focus moves
+/// to its `preferredFocusedNode` (or its first focusable node), Tab and Shift-Tab cycle inside
+/// it, and when it is dismissed the focus returns to the node that had it before (if that node
+/// is still in the window), with its focus ring as it was.
 ///
 /// Show it with `Window.setRootController(_:)`, which also delivers its appearance calls.
 ///
@@ -33,6 +39,9 @@ public final class RootController: NodeController, @unchecked Sendable {
         let controller: NodeController
         let style: ModalStyle
         let backdrop: BackdropNode
+        /// The node focused before the modal took the focus, and whether it showed its ring.
+        weak var previousFocus: DisplayNode?
+        var previousRing: Bool
     }
     private var modals: [Modal] = []
     let container = ScreenContainerNode()
@@ -63,10 +72,25 @@ public final class RootController: NodeController, @unchecked Sendable {
         }
         runner.finishNow()
         let backdrop = BackdropNode(root: self)
-        modals.append(Modal(controller: controller, style: style, backdrop: backdrop))
+        if case .popover = style { backdrop.backgroundColor = nil }
+        let dispatcher = container.inputDispatcher
+        let previous = dispatcher?.focusedNode
+        modals.append(Modal(controller: controller, style: style, backdrop: backdrop, previousFocus: previous,
+                            previousRing: previous?.showsFocusRing ?? false))
         adopt(controller)
         container.add(backdrop, shown: true)
-        container.add(controller.node, placement: style == .dialog ? .centred : .bottom, shown: true)
+        let placement: ScreenContainerNode.Placement
+        switch style {
+        case .dialog: placement = .centred
+        case .sheet: placement = .bottom
+        case let .popover(anchor): placement = .anchored(anchor)
+        }
+        container.add(controller.node, placement: placement, shown: true)
+        controller.node.trapsFocus = true
+        if let dispatcher {
+            let target = controller.preferredFocusedNode ?? focusChain(in: controller.node).first
+            dispatcher.focus(target, showsRing: previous?.showsFocusRing ?? false)
+        }
         let animator = modalAnimator(transition, style: style)
         let duration = TransitionRunner.clamp(animator.duration)
         let forwards = appearanceState != .disappeared
@@ -97,6 +121,7 @@ public final class RootController: NodeController, @unchecked Sendable {
         runner.finishNow()
         guard let index = modals.firstIndex(where: { $0.controller === controller }) else { return false }
         let modal = modals.remove(at: index)
+        restoreFocus(leaving: modal)
         let animator = modalAnimator(transition, style: modal.style)
         let duration = TransitionRunner.clamp(animator.duration)
         let forwards = modal.controller.appearanceState != .disappeared
@@ -126,6 +151,16 @@ public final class RootController: NodeController, @unchecked Sendable {
         return content.handleBack()
     }
 
+    /// Gives the focus back to the node that had it before `modal` (when that node is still in
+    /// the window), unless it is in another modal still shown (presented over this one).
+    private func restoreFocus(leaving modal: Modal) {
+        modal.controller.node.trapsFocus = false
+        guard let dispatcher = container.inputDispatcher else { return }
+        if let f = dispatcher.focusedNode, modals.contains(where: { f.isDescendant(of: $0.controller.node) }) { return }
+        let back = modal.previousFocus.flatMap { $0.isDescendant(of: dispatcher.rootNode) ? $0 : nil }
+        dispatcher.focus(back, showsRing: modal.previousRing)
+    }
+
     /// A tap on `backdrop` (main thread).
     func backdropTapped(_ backdrop: BackdropNode) {
         guard dismissesOnTapOutside, let top = modals.last, top.backdrop === backdrop else { return }
@@ -134,8 +169,8 @@ public final class RootController: NodeController, @unchecked Sendable {
 
     private func modalAnimator(_ transition: (any TransitionAnimator)?, style: ModalStyle) -> any TransitionAnimator {
         let animator = transition ?? defaultTransition
-        // The slide is for sheets; a dialog appears in place.
-        if style == .dialog, let slide = animator as? SlideTransition { return FadeTransition(duration: slide.duration * 0.8) }
+        // The slide is for sheets; a dialog and a popover appear in place.
+        if style != .sheet, let slide = animator as? SlideTransition { return FadeTransition(duration: slide.duration * 0.8) }
         return animator
     }
 
