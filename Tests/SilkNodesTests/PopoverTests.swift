@@ -293,6 +293,27 @@ final class Scene {
         #expect(chosen.current == ["cancel", "delete"] && s.d.focusedNode === behind[0])
     }
 
+    @Test func aTapOnTheBackdropChoosesCancel() {
+        let (s, behind) = screen()
+        let chosen = Locked<[String]>([])
+        let confirm = AlertController(title: "Delete?", message: "This cannot be undone.",
+                                      actions: [AlertAction("Cancel", style: .cancel) { chosen.withLock { $0.append("cancel") } },
+                                                AlertAction("Delete", style: .destructive) { chosen.withLock { $0.append("delete") } }])
+        s.screen.present(confirm)
+        s.timer.fire()
+        // The top-left corner is backdrop: the alert card is centred.
+        s.click(3, 3, at: 1)
+        s.timer.fire()
+        #expect(chosen.current == ["cancel"] && s.root.presentedControllers.isEmpty && s.d.focusedNode === behind[0])
+        // Without a cancel action the tap just dismisses.
+        let note = AlertController(title: "Note", message: "Hello")
+        s.screen.present(note)
+        s.timer.fire()
+        s.click(3, 3, at: 2)
+        s.timer.fire()
+        #expect(s.root.presentedControllers.isEmpty)
+    }
+
     @Test func aFocusedNodeThatLeftTheWindowIsNotRestored() {
         let (s, behind) = screen()
         let alert = AlertController(title: "Note", message: "Hello")

@@ -71,6 +71,14 @@ public final class AlertController: NodeController, @unchecked Sendable {
         return true
     }
 
+    /// A tap on the backdrop chooses the cancel action, like Escape; an alert without one is
+    /// simply dismissed.
+    public override func handleTapOutside() -> Bool {
+        guard let cancel = alertNode.actions.first(where: { $0.style == .cancel }) else { return false }
+        finish(with: cancel)
+        return true
+    }
+
     private func finish(with action: AlertAction?) {
         _ = dismiss()
         action?.handler?()

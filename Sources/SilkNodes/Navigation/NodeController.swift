@@ -69,6 +69,12 @@ open class NodeController: @unchecked Sendable, CustomStringConvertible {
     /// contents.
     open func didDisappear(animated: Bool) {}
 
+    /// Main thread: the user tapped the backdrop outside this controller while it is the top
+    /// presented modal (and `RootController.dismissesOnTapOutside` is true). Return true when the
+    /// controller handled it itself (it dismisses itself as it sees fit); false lets the root
+    /// controller dismiss it. Default false; an `AlertController` chooses its `.cancel` action.
+    open func handleTapOutside() -> Bool { false }
+
     /// Main thread: the Back action (Escape, the Back key, a back button) reached this controller.
     /// Return true when it did something. Default: offers it to the children shown, topmost
     /// first. Navigation controllers pop; the root controller dismisses its top modal.

@@ -6,7 +6,7 @@ import SilkInput
 /// a single screen) and presents modal controllers over it — a centred `dialog` or a bottom
 /// `sheet` over a dimmed backdrop, or a `popover` anchored under a control over a clear one. A
 /// tap on the backdrop, Escape or the Back key dismisses the top modal (unless its
-/// `handleBack()` takes the key first, or `dismissesOnTapOutside` is false for taps). The
+/// `handleTapOutside()` takes the tap or its `handleBack()` the key first, or `dismissesOnTapOutside` is false for taps). The
 /// content stays shown under a modal (it keeps its contents and appearance).
 ///
 /// **Focus.** A presented modal traps keyboard focus (`DisplayNode.trapsFocus`): the focus moves
@@ -164,6 +164,7 @@ public final class RootController: NodeController, @unchecked Sendable {
     /// A tap on `backdrop` (main thread).
     func backdropTapped(_ backdrop: BackdropNode) {
         guard dismissesOnTapOutside, let top = modals.last, top.backdrop === backdrop else { return }
+        if top.controller.handleTapOutside() { return }
         dismiss(top.controller)
     }
 
