@@ -277,6 +277,13 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
                 return nil
             }
             guard job.earlyFailure == nil else { return nil }
+            if job.data.isEmpty, let length = dataTask.response?.expectedContentLength,
+               length > Int64(data.count), length <= Int64(configuration.maxBytes) {
+                // One buffer of the announced size: grown by appends, the body would end in a
+                // buffer up to twice its size (kept as long as the memory cache keeps it, and
+                // counted there by its length only), after a copy at every doubling.
+                job.data = Data(capacity: Int(length))
+            }
             job.data.append(data)
             if job.data.count > configuration.maxBytes {
                 refused = (id, .tooLarge(bytes: job.data.count, limit: configuration.maxBytes))

@@ -132,6 +132,31 @@ struct TextRenderingTests {
         #expect(cache.statistics.misses == 0)
     }
 
+    @Test func glyphCacheEmptiedKeepingCapacityIsColdAgain() throws {
+        // The idle pixman caches are emptied key by key rather than destroyed: the next draw
+        // must miss every glyph again (none served from a kept pixman cache) and draw the
+        // same pixels.
+        let cache = GlyphCache(byteBudget: 1 << 20)
+        let l = TextLayout(text: paragraph, constrainedTo: Size(width: 300, height: .infinity))
+        let b = try Bitmap(width: 320, height: Int(l.size.height) + 4)
+        l.draw(into: b, glyphCache: cache)
+        let cold = cache.statistics
+        let first = pixels(b)
+        for _ in 0..<3 {
+            cache.removeAll(keepingCapacity: true)
+            b.fill(.clear)
+            l.draw(into: b, glyphCache: cache)
+            let again = cache.statistics
+            #expect(again.misses == cold.misses)
+            #expect(again.hits == cold.hits)
+            #expect(pixels(b) == first)
+        }
+        b.fill(.clear)
+        l.draw(into: b, glyphCache: cache)
+        #expect(cache.statistics.misses == cold.misses)  // warm again
+        #expect(pixels(b) == first)
+    }
+
     @Test func batchedAndPerGlyphPathsDrawTheSamePixels() throws {
         // Far from the edges a line goes through pixman_composite_glyphs_no_mask; near them each
         // glyph is composited and clipped on its own. Both must give the same pixels.

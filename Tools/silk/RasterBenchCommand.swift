@@ -129,10 +129,12 @@ struct RasterBenchCommand: ParsableCommand {
     }
 
     /// Cold text: every rasterized glyph and every loaded (hinted) outline dropped, fonts still
-    /// matched and open and HarfBuzz's fonts kept — what a glyph seen for the first time costs.
+    /// matched and open, HarfBuzz's fonts and the caches' tables kept — what a glyph seen for
+    /// the first time costs in a running app (as cairo's process-wide pixman glyph cache is
+    /// kept across Pango's cold runs).
     func emptyGlyphCaches() {
-        GlyphCache.shared.removeAll()
-        FontDatabase.shared.removeCachedOutlines()
+        GlyphCache.shared.removeAll(keepingCapacity: true)
+        FontDatabase.shared.removeCachedOutlines(keepingCapacity: true)
     }
 
     func jpegFigures(_ photo: Bitmap, median: (() throws -> Void) throws -> Double) throws {

@@ -73,11 +73,12 @@ public final class FontDatabase: @unchecked Sendable {
 
     /// Frees every loaded face's cached glyph outlines (see FontFace); with
     /// `GlyphCache.removeAll()` this returns the text stack to a cold state, fonts still open.
-    public func removeCachedOutlines() {
+    /// `keepingCapacity` keeps each face's table of outlines allocated (cold measurements).
+    public func removeCachedOutlines(keepingCapacity: Bool = false) {
         lock.lock()
         let all = Array(faces.values)
         lock.unlock()
-        for f in all { f.removeCachedOutlines() }
+        for f in all { f.removeCachedOutlines(keepingCapacity: keepingCapacity) }
     }
 
     /// The face for a file and face index, opened on first use (nil when FreeType cannot open it).

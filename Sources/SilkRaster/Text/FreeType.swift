@@ -151,12 +151,13 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
     /// load and hint it once (FT_Get_Glyph copies). Guarded by `ftLock`; emptied at 1024.
     private var outlines: [OutlineKey: FT_Glyph] = [:]
 
-    /// Frees the loaded outlines (memory pressure, cold-cache measurements).
-    func removeCachedOutlines() {
+    /// Frees the loaded outlines (memory pressure, cold-cache measurements; `keepingCapacity`
+    /// keeps the map's table, see `GlyphCache.removeAll(keepingCapacity:)`).
+    func removeCachedOutlines(keepingCapacity: Bool = false) {
         ftLock.lock()
         defer { ftLock.unlock() }
         for (_, g) in outlines { FT_Done_Glyph(g) }
-        outlines.removeAll()
+        outlines.removeAll(keepingCapacity: keepingCapacity)
     }
 
     private func rasterizeOutline(_ face: FT_Face, _ glyph: UInt32, _ size26_6: Int, _ subpixel: Int,

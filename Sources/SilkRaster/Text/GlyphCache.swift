@@ -115,12 +115,27 @@ final class GlyphImage: @unchecked Sendable {
     /// pixman_image_composite32 validates its images before it looks at the size, so an empty
     /// composite is enough: a 1×1 OVER went through pixman's general path (scanline buffers
     /// cleared, ≈ 1,200 instructions per glyph image, a third of a cold title's).
+    /// The destination is one process-wide 1×1 image, validated once at creation: an empty
+    /// composite then only reads it (pixman writes an image's flags only while they are
+    /// dirty, and returns before touching pixels), so threads share it safely, and a new
+    /// glyph no longer makes and frees a scratch image (≈ 500 instructions).
     private static func validate(_ image: OpaquePointer) {
-        var word: UInt32 = 0
-        withUnsafeMutablePointer(to: &word) { p in
-            if let scratch = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, p, 4) {
-                pixman_image_composite32(PIXMAN_OP_OVER, image, nil, scratch, 0, 0, 0, 0, 0, 0, 0, 0)
-                pixman_image_unref(scratch)
+        guard let scratch = validationTarget.image else { return }
+        pixman_image_composite32(PIXMAN_OP_OVER, image, nil, scratch, 0, 0, 0, 0, 0, 0, 0, 0)
+    }
+
+    private static let validationTarget = ValidationTarget()
+
+    /// The shared destination of `validate` (never freed: it lives as long as the process).
+    private final class ValidationTarget: @unchecked Sendable {
+        let image: OpaquePointer?
+        init() {
+            let pixel = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+            pixel.pointee = 0
+            image = pixman_image_create_bits(PIXMAN_a8r8g8b8, 1, 1, pixel, 4)
+            if let image {
+                // Validates the destination itself, once.
+                pixman_image_composite32(PIXMAN_OP_SRC, image, nil, image, 0, 0, 0, 0, 0, 0, 0, 0)
             }
         }
     }
@@ -154,7 +169,25 @@ public final class GlyphCache: @unchecked Sendable {
         /// Bytes of glyph images inserted over the cache's life (an over-estimate once pixman
         /// has evicted some).
         var bytes: Int
+        /// The keys inserted, so that `removeAll(keepingCapacity: true)` can empty the cache
+        /// and keep its 256 KiB table (pixman has no call to empty one); nil once more than
+        /// `trackedKeyLimit` went in (the cache is then destroyed instead).
+        var keys: [PixmanKey]? = []
+
+        mutating func inserted(_ key: PixmanKey) {
+            guard keys != nil else { return }
+            if keys!.count >= GlyphCache.trackedKeyLimit { keys = nil } else { keys!.append(key) }
+        }
     }
+
+    /// A glyph's keys in a pixman glyph cache (font key, glyph key).
+    struct PixmanKey {
+        let font: UnsafeMutableRawPointer?, glyph: UnsafeMutableRawPointer?
+    }
+
+    /// pixman keeps at most 16,384 glyphs per cache; past that many keys, emptying a cache one
+    /// key at a time costs more than making a new one.
+    static let trackedKeyLimit = 16_384
 
     /// Idle pixman glyph caches, and the generation they belong to (bumped by `removeAll`).
     private var pixmanCaches: [PixmanLease] = []
@@ -205,13 +238,28 @@ public final class GlyphCache: @unchecked Sendable {
         return (hitCount, missCount, currentBytes)
     }
 
-    /// Drops every glyph (for cold-cache measurements and memory warnings).
-    public func removeAll() {
+    /// Drops every glyph image (memory warnings; cold-cache measurements). With
+    /// `keepingCapacity` the tables stay allocated: the maps keep their capacity and the idle
+    /// pixman glyph caches are emptied rather than destroyed — a cold glyph then costs what it
+    /// costs in a running app, whose caches exist already (re-creating a pixman cache zeroes
+    /// its 256 KiB table, which was a fifth of a cold card title's instructions).
+    public func removeAll(keepingCapacity: Bool = false) {
         lock.lock(); defer { lock.unlock() }
-        current = [:]; previous = [:]; currentBytes = 0; hitCount = 0; missCount = 0
-        for c in pixmanCaches { pixman_glyph_cache_destroy(c.cache) }
-        pixmanCaches = []
+        current.removeAll(keepingCapacity: keepingCapacity); previous.removeAll(keepingCapacity: keepingCapacity)
+        currentBytes = 0; hitCount = 0; missCount = 0
         pixmanGeneration += 1
+        var kept: [PixmanLease] = []
+        for var c in pixmanCaches {
+            if keepingCapacity, let keys = c.keys {
+                // Idle caches are thawed and not lent out, so this thread has them to itself.
+                for k in keys { pixman_glyph_cache_remove(c.cache, k.font, k.glyph) }
+                c.keys!.removeAll(keepingCapacity: true)
+                kept.append(PixmanLease(cache: c.cache, generation: pixmanGeneration, bytes: 0, keys: c.keys))
+            } else {
+                pixman_glyph_cache_destroy(c.cache)
+            }
+        }
+        pixmanCaches = kept
     }
 
     /// The glyph image, rendered on a miss. Blank (image nil) when the glyph has no pixels or
@@ -225,7 +273,7 @@ public final class GlyphCache: @unchecked Sendable {
             lock.unlock()
             return hit
         }
-        if let old = previous[key] {
+        if !previous.isEmpty, let old = previous[key] {
             hitCount += 1
             insertLocked(key, old)
             lock.unlock()
@@ -238,18 +286,24 @@ public final class GlyphCache: @unchecked Sendable {
             ?? .blank
         lock.lock()
         defer { lock.unlock() }
-        if let raced = current[key] { return raced }
-        insertLocked(key, image)
+        if let raced = insertLocked(key, image) { return raced }
         return image
     }
 
-    private func insertLocked(_ key: Key, _ image: GlyphImage) {
-        current[key] = image
+    /// Inserts `image`; when another thread put `key` in first, keeps that one and returns it
+    /// (one hash lookup either way).
+    @discardableResult
+    private func insertLocked(_ key: Key, _ image: GlyphImage) -> GlyphImage? {
+        if let raced = current.updateValue(image, forKey: key) {
+            current[key] = raced
+            return raced
+        }
         currentBytes += image.byteCount
         if currentBytes > byteBudget / 2 {
             previous = current
             current = [:]
             currentBytes = 0
         }
+        return nil
     }
 }

@@ -97,6 +97,7 @@ extension TextLayout {
                             guard let image = g.image else { continue }
                             entry = pixman_glyph_cache_insert(pc, fontKey, glyphKey, Int32(-g.left), Int32(g.top), image)
                             pixmanCache?.bytes += g.byteCount
+                            if entry != nil { pixmanCache?.inserted(.init(font: fontKey, glyph: glyphKey)) }
                         } else {
                             hits += 1
                         }
