@@ -44,6 +44,10 @@ func startSignageDemo(window: Window, app: Application) -> (Double) -> Void {
     video.shouldAutorepeat = true
     video.isMuted = true
     video.backgroundColor = .black
+    // A signage screen has nothing better to do than wait for its loop: a slow board (or the
+    // fbdev test's emulated CPU on a busy host) may take longer than the default 15 s to the
+    // first frame, and a timeout would leave the poster for the rest of the run.
+    video.loadTimeout = 90
     let videoLog = SignageVideoLog()
     video.delegate = videoLog
     root.addSubnode(video)
