@@ -103,11 +103,12 @@ cli-tests:
 
 ## The framebuffer presenter on a real /dev/fb0 in QEMU (bochs 32 bpp and vesafb RGB565): the
 ## release binary with a static Swift runtime, compared with the headless snapshot, keys, a
-## click, SIGTERM; a third VM types into the sign-in form by on-screen keyboard taps and send-key.
-## About three minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
+## click, SIGTERM; a third VM types into the sign-in form by on-screen keyboard taps and send-key;
+## a fourth plays the signage demo's video with GStreamer's plugins in the image.
+## About four minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
 e2e-fbdev: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
-	timeout 480 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
+	timeout 600 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
 
 ## The example apps (Examples/*, each its own package depending on Silk by path): built, run
 ## headless with --screenshot and compared with Tests/examples/Golden.

@@ -71,6 +71,24 @@ import SilkTestSupport
         #expect(decoder.playCount == 3)
     }
 
+    /// The WebP decoder reads the caller's bytes, here a slice of a larger buffer (no copy of its
+    /// own), and when the bytes' address is not the one it was made with it decodes again over the
+    /// new address up to the same frame (cleared `base`: the path a moved buffer takes).
+    @Test func webpDecoderReadsTheCallersBytesAndFollowsAMove() throws {
+        var padded = Data(repeating: 0xEE, count: 7)
+        padded.append(try data("anim.webp"))
+        let decoder = try WebPFrameDecoder(padded[7...], maxPixels: 1 << 20)
+        for n in 0..<3 {
+            if n == 1 { decoder.base = nil }
+            let frame = try #require(try decoder.nextFrame(), "frame \(n)")
+            let reference = try ImageDecoder.decode(contentsOf: Self.folder + "anim-\(n).png").bitmap
+            #expect(frame.index == n)
+            #expect(firstDifference(frame.canvas, reference) == nil, "frame \(n)")
+        }
+        #expect(try decoder.nextFrame() == nil)
+        #expect(decoder.base != nil)
+    }
+
     @Test func loopCountsFollowTheBrowsers() throws {
         func plays(_ loop: Int?) throws -> Int? {
             let d = try AnimatedImageDecoder(data: GIFWriter(width: 2, height: 2, loopCount: loop).data([.init(width: 2, height: 2, index: 1)]))

@@ -137,12 +137,24 @@ open(os.path.join(d, "huge.webp"), "wb").write(huge)
 bad = bytearray(webp); j = bad.index(b"ANMF"); bad[j + 4:j + 8] = b"\xff\xff\xff\x7f"  # chunk past the end
 open(os.path.join(d, "badchunk.webp"), "wb").write(bad)
 open(os.path.join(d, "riff.webp"), "wb").write(bytes(webp[:10]))
+# 10^5 frames with zero delays: a 1x1 GIF frame (LZW clear, index 0, end at 3 bits) repeated, and
+# anim.webp's first ANMF chunk repeated with its duration set to 0 (RIFF size fixed up).
+frame = b"\x21\xf9\x04\x00\x00\x00\x00\x00" + b"\x2c" + struct.pack("<HHHH", 0, 0, 1, 1) + b"\x00" + b"\x02\x02\x44\x01\x00"
+loop = b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+many = b"GIF89a" + struct.pack("<HHBBB", 2, 2, 0x80, 0, 0) + b"\x00\x00\x00\xff\xff\xff" + loop + frame * 100000 + b"\x3b"
+open(os.path.join(d, "many.gif"), "wb").write(many)
+j = webp.index(b"ANMF"); n = struct.unpack("<I", webp[j + 4:j + 8])[0]
+chunk = bytearray(webp[j:j + 8 + n + (n & 1)]); chunk[8 + 12:8 + 15] = b"\x00\x00\x00"
+body = bytes(webp[12:j]) + bytes(chunk) * 100000
+open(os.path.join(d, "many.webp"), "wb").write(b"RIFF" + struct.pack("<I", 4 + len(body)) + b"WEBP" + body)
 PY
 expect_error huge-gif "huge.gif" -- snapshot image --image "$tmp/huge.gif"
 expect_error cut-gif "cut.gif" -- snapshot image --image "$tmp/cut.gif"
 expect_error huge-webp "huge.webp" -- snapshot image --image "$tmp/huge.webp"
 expect_error badchunk-webp "badchunk.webp" -- snapshot image --image "$tmp/badchunk.webp"
 expect_error cut-riff "riff.webp" -- snapshot image --image "$tmp/riff.webp"
+expect_png image-gif-100k-frames 64 48 -- snapshot image --image "$tmp/many.gif" --size 64x48
+expect_png image-webp-100k-frames 64 48 -- snapshot image --image "$tmp/many.webp" --size 64x48
 # Signage: animated GIF banners and a multiplex photo wall from the demo server, headless.
 expect_png demo-signage 480 270 -- demo signage --backend headless --size 480x270 --seconds 3
 

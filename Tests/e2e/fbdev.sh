@@ -27,6 +27,9 @@
 # (fbdev_libinput_check.py).
 # A third VM (bochs) runs `silk demo form` with the on-screen keyboard forced on and checks typing
 # by taps on it and by send-key, dead keys included (Tests/e2e/fbdev_form_check.py).
+# A fourth (signage-bochs) runs `silk demo signage --backend fbdev`: GStreamer's plugins (dlopen'd,
+# so copied by name with their ldd libraries), its registry scanner and the demo's clip are in the
+# image; the video's rectangle must show moving frames, not the poster (fbdev_signage_check.py).
 # Prints "fbdev-e2e: N passed, M failed"; exits non-zero on any failure. Everything runs under
 # `timeout`, QEMU is killed by a trap. Needs qemu-system-x86, cpio, busybox-static, python3 and
 # either an installed linux-image-amd64 or apt access to download it (cached in $WORK/cache).
@@ -84,17 +87,26 @@ DETAILREFPID=$!
 SILK_OSK=always SILK_CARET_BLINK=0 "$SILK" demo form --backend headless --size ${W_}x${H_} --seconds 1 \
   --form-fill "Ada|zoé@x.org|1234" --form-focus pin --out "$WORK/form-reference.png" >/dev/null &
 FORMREFPID=$!
+# The signage demo's video clip, made by the demo itself (GStreamer, in its temporary directory) on
+# the host and shipped in the image's /tmp, where the VM's demo finds it. Kept in the cache.
+if ! ls "$WORK/cache/signage"/silk-signage-*.webm >/dev/null 2>&1; then
+  mkdir -p "$WORK/cache/signage"
+  TMPDIR=$WORK/cache/signage/ "$SILK" demo signage --backend headless --size ${W_}x${H_} --seconds 8 \
+    --out "$WORK/signage-headless.png" >"$WORK/signage-headless.log" 2>&1 &
+  SIGNAGEPID=$!
+fi
 
 # 3. The initramfs: busybox, modules (dependencies from .modinfo), silk + its libraries, data.
 R=$WORK/root; rm -rf "$R"; mkdir -p "$R"/{bin,proc,sys,dev,tmp,etc,var/cache/fontconfig}
 cp "$BUSYBOX" "$R/bin/busybox"
 strip -o "$R/silk" "$SILK" 2>/dev/null || cp "$SILK" "$R/silk"
-ldd "$SILK" | grep -oE '/[^ ]+' | sort -u | while read -r l; do cp -L --parents "$l" "$R/"; done
+copy_libs() { ldd "$1" | grep -oE '/[^ ]+' | sort -u | while read -r l; do cp -L --parents "$l" "$R/"; done; }  # FILE's libraries
+copy_libs "$SILK"
 # kms-seatd: seatd (the seat daemon) and util-linux's setpriv (busybox's cannot change uid), with their libraries.
 # kms-libinput: udevd (udevadm run as systemd-udevd) with the rule that tags input devices.
 for b in /usr/sbin/seatd /usr/bin/setpriv /bin/udevadm; do
   [ -x "$b" ] || continue
-  cp "$b" "$R/bin/"; ldd "$b" | grep -oE '/[^ ]+' | sort -u | while read -r l; do cp -L --parents "$l" "$R/"; done
+  cp "$b" "$R/bin/"; copy_libs "$b"
 done
 if [ -x "$R/bin/udevadm" ]; then
   ln -s udevadm "$R/bin/systemd-udevd"
@@ -103,6 +115,26 @@ fi
 # libinput's quirks database (its libraries come with silk's ldd list above).
 [ -d /usr/share/libinput ] && cp -r --parents /usr/share/libinput "$R/"
 mkdir -p "$R/assets"; cp -r "$ROOT/assets/fonts" "$ROOT/assets/photos" "$R/assets/"
+# signage-bochs: GStreamer loads its elements from plugin files with dlopen, so ldd of silk does not
+# list them. The seven the signage video needs (which plugins a run loads, seen on the host with
+# GST_DEBUG=GST_PLUGIN_LOADING:4: filesrc/queue/capsfilter, playbin, appsink, typefind, the WebM
+# demuxer, VP8, convert+scale), with their libraries, the registry scanner, and the clip, made on the
+# host (encoding it under TCG would take most of the VM's budget). About 2 MB of the gzipped image.
+GSTLIB=$(ldd "$SILK" | grep -oE '/[^ ]+/libgstreamer-1\.0\.so\.0' | head -1); GSTLIB=${GSTLIB%/*}
+mkdir -p "$R/gst/plugins"
+for p in coreelements playback app typefindfunctions matroska vpx videoconvertscale; do
+  f=$GSTLIB/gstreamer-1.0/libgst$p.so
+  # GStreamer before 1.22 has videoconvert and videoscale as two plugins.
+  [ $p != videoconvertscale ] || [ -e "$f" ] || f="$GSTLIB/gstreamer-1.0/libgstvideoconvert.so $GSTLIB/gstreamer-1.0/libgstvideoscale.so"
+  for g in $f; do
+    [ -e "$g" ] || { echo "fbdev-e2e: $g missing (gstreamer1.0-plugins-base/-good; scripts/ensure-packages.sh)"; continue; }
+    cp "$g" "$R/gst/plugins/"; copy_libs "$g"
+  done
+done
+SCANNER=$GSTLIB/gstreamer1.0/gstreamer-1.0/gst-plugin-scanner
+if [ -x "$SCANNER" ]; then
+  cp "$SCANNER" "$R/gst/"; copy_libs "$SCANNER"
+fi
 # The Compose table for dead keys (xkbcommon-compose finds it through compose.dir).
 for f in compose.dir locale.alias locale.dir en_US.UTF-8; do
   [ -e /usr/share/X11/locale/$f ] && cp -rL --parents /usr/share/X11/locale/$f "$R/"
@@ -172,7 +204,15 @@ if grep -q "app=seat" /proc/cmdline; then
   sed 's/^/INIT seatd: /' /tmp/seatd.log | tail -5
   echo "INIT done"; while :; do sleep 60; done
 fi
-if grep -q "app=form" /proc/cmdline; then
+if grep -q "app=signage" /proc/cmdline; then
+  # Digital signage: a GStreamer video (the plugins in /gst, registry in /tmp), GIF banners and a
+  # photo wall from the demo's own HTTP server on the loopback interface.
+  ifconfig lo 127.0.0.1 up
+  export GST_PLUGIN_SYSTEM_PATH=/gst/plugins GST_PLUGIN_SCANNER=/gst/gst-plugin-scanner GST_REGISTRY=/tmp/gst-registry.bin
+  # GStreamer's warnings go to a file the init prints after the app (a failing run's diagnosis).
+  export GST_DEBUG=2 GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE=/tmp/gst.log
+  /silk demo signage --backend fbdev &
+elif grep -q "app=form" /proc/cmdline; then
   # The sign-in form with the on-screen keyboard forced on (the VM has a keyboard device), a still
   # caret, and the us(intl) layout, whose apostrophe is a dead acute.
   SILK_OSK=always SILK_CARET_BLINK=0 XKB_DEFAULT_LAYOUT=us XKB_DEFAULT_VARIANT=intl /silk demo form --backend fbdev &
@@ -203,6 +243,7 @@ PID=$!
 # The harness writes "term" to the second serial port when it wants the app stopped.
 read -r cmd < /dev/ttyS1
 echo "INIT sending SIGTERM ($cmd)"; kill -TERM $PID; wait $PID; echo "INIT app exit=$?"
+[ ! -s /tmp/gst.log ] || { echo "INIT gstreamer: $(ls /tmp/gst-registry.bin 2>&1)"; tail -15 /tmp/gst.log | sed 's/^/INIT gstreamer: /'; }
 if grep -q "app=kms" /proc/cmdline; then
   # After the host's screendump of the console: the benchmark presenting by page flips.
   read -r cmd < /dev/ttyS1
@@ -223,6 +264,8 @@ fi
 echo "INIT done"; while :; do sleep 60; done
 INIT
 chmod +x "$R/init"
+[ -z "${SIGNAGEPID:-}" ] || wait $SIGNAGEPID || echo "fbdev-e2e: the signage clip run failed ($WORK/signage-headless.log)"
+cp "$WORK/cache/signage"/silk-signage-*.webm "$R/tmp/" 2>/dev/null || echo "fbdev-e2e: no signage clip ($WORK/signage-headless.log)"
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$WORK/initrd.gz"
 wait $REFPID
 wait $REF2PID
@@ -266,5 +309,6 @@ BUDGET=${FBDEV_E2E_KMS_TIMEOUT:-180} run_vm kms-bochs bochs "video=${W_}x${H_} a
 BUDGET=${FBDEV_E2E_SEAT_TIMEOUT:-150} run_vm kms-seatd bochs "video=${W_}x${H_} app=seat" "$ROOT/Tests/e2e/fbdev_seat_check.py" "$WORK/kms-seatd" "$WORK/reference.png"
 BUDGET=${FBDEV_E2E_LIBINPUT_TIMEOUT:-120} run_vm kms-libinput bochs "video=${W_}x${H_} app=libinput" "$ROOT/Tests/e2e/fbdev_libinput_check.py" "$WORK/kms-libinput" "$WORK/reference.png"
 BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
+BUDGET=${FBDEV_E2E_SIGNAGE_TIMEOUT:-180} run_vm signage-bochs bochs "video=${W_}x${H_} app=signage" "$ROOT/Tests/e2e/fbdev_signage_check.py" "$WORK/signage-bochs"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

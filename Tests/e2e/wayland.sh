@@ -390,37 +390,69 @@ if want feed && start_sway feed 1024 768 1; then
   stop_client; stop_compositor
 fi
 
-echo "== sway: the signage demo's video plays (GStreamer frames on a real compositor)"
+echo "== sway: the signage demo's video plays (GStreamer frames on a real compositor) and its layout follows the window"
 # silk demo signage: its first column is a looping VideoNode whose poster is black until
-# GStreamer's first frame (the demo lays out at its 1280×720 start size: the video covers
-# 8,174 416×538; the region checked lies inside it). It must stop being black
-# (the SMPTE bars replaced the poster), and two screenshots a second apart must differ there
-# (frames keep coming while the rest of the screen may sit still).
+# GStreamer's first frame. sway first configures the window 0x0 (it opens at the 1280x720 default)
+# and then tiles it to the output, 1024x768, and later 800x600 when the output's mode changes: the
+# demo lays out again each time and prints where the video went ("signage: layout WxH, video at
+# X,Y WxH"). Checked at each size: the video's rectangle (inset by 8 px) stops being black (the
+# SMPTE bars replaced the poster) and two screenshots a second apart differ there; the window's
+# right margin (its last 8 px) is the app's background while just inside it the third column's
+# photos show (laid out for 1280 pt, the third column ran on past the output's right edge).
 if want signage && start_sway signage 1024 768 1; then
   # Flat references: the poster (black), the app's background, sway's background (no window yet).
   for c in black:0,0,0 app:15,18,23 sway:32,48,64; do
     python3 -c "import sys; r, g, b = map(int, sys.argv[1].split(',')); sys.stdout.buffer.write(b'P6 1024 768 255\\n' + bytes([r, g, b]) * (1024 * 768))" \
       "${c#*:}" >"$OUT/flat-${c%%:*}.ppm"
   done
-  VIDEO_RECT=16,182,400,520
-  run_client signage demo signage --backend wayland
-  shown=""
-  for _ in $(seq 1 120); do
-    if shoot_grim "$OUT/signage-video.png" \
-       && "$IMGDIFF" "$OUT/signage-video.png" "$OUT/flat-black.ppm" --region $VIDEO_RECT --expect-different >/dev/null 2>&1 \
-       && "$IMGDIFF" "$OUT/signage-video.png" "$OUT/flat-app.ppm" --region $VIDEO_RECT --expect-different >/dev/null 2>&1 \
-       && "$IMGDIFF" "$OUT/signage-video.png" "$OUT/flat-sway.ppm" --region $VIDEO_RECT --expect-different >/dev/null 2>&1; then
-      shown=1; break
+  # signage_rects W H: VIDEO_RECT, MARGIN_RECT, EDGE_RECT from the demo's layout line for W×H.
+  signage_rects() {
+    local vx vy vw vh
+    read -r vx vy vw vh < <(grep -E "^signage: layout $1x$2, video at " "$OUT/signage-client.log" | tail -1 \
+      | sed -E 's/.*video at ([0-9]+),([0-9]+) ([0-9]+)x([0-9]+)$/\1 \2 \3 \4/')
+    [ -n "$vh" ] || return 1
+    VIDEO_RECT=$((vx + 8)),$((vy + 8)),$((vw - 16)),$((vh - 16))
+    MARGIN_RECT=$(($1 - 8)),$vy,8,$vh
+    EDGE_RECT=$(($1 - 40)),$((vy + 8)),24,$((vh - 16))
+  }
+  # signage_checks W H: the video shows and moves, the layout ends at the window's right edge.
+  signage_checks() {
+    if ! wait_log signage "signage: layout $1x$2," 30 || ! signage_rects "$1" "$2"; then
+      bad "sway signage: no layout for ${1}x$2 ($OUT/signage-client.log)"; return
     fi
-    sleep 0.5
-  done
-  if [ -n "$shown" ]; then
-    ok "sway signage: the video's first frame replaced its black poster"
+    ok "sway signage: laid out for the window's ${1}x$2 (video at $VIDEO_RECT inset)"
+    local shown="" shot="$OUT/signage-$1x$2.png"
+    for _ in $(seq 1 120); do
+      if shoot_grim "$shot" \
+         && "$IMGDIFF" "$shot" "$OUT/flat-black.ppm" --region $VIDEO_RECT --expect-different >/dev/null 2>&1 \
+         && "$IMGDIFF" "$shot" "$OUT/flat-app.ppm" --region $VIDEO_RECT --expect-different >/dev/null 2>&1 \
+         && "$IMGDIFF" "$shot" "$OUT/flat-sway.ppm" --region $VIDEO_RECT --expect-different >/dev/null 2>&1; then
+        shown=1; break
+      fi
+      sleep 0.5
+    done
+    if [ -z "$shown" ]; then bad "sway signage ${1}x$2: the video's rectangle stayed black ($shot, $OUT/signage-client.log)"; return; fi
+    ok "sway signage ${1}x$2: the video's frames replaced its black poster"
     sleep 1
-    if wait_match signage-moved shoot_grim "$OUT/signage-video.png" 10 --region $VIDEO_RECT --expect-different; then
-      ok "sway signage: the video moves (two screenshots a second apart differ in its rectangle)"
-    else bad "sway signage: the video's rectangle did not change ($OUT/signage-moved.png, $OUT/signage-client.log)"; fi
-  else bad "sway signage: the video's rectangle stayed black ($OUT/signage-video.png, $OUT/signage-client.log)"; fi
+    if wait_match signage-moved-$1x$2 shoot_grim "$shot" 10 --region $VIDEO_RECT --expect-different; then
+      ok "sway signage ${1}x$2: the video moves (two screenshots a second apart differ in its rectangle)"
+    else bad "sway signage ${1}x$2: the video's rectangle did not change ($OUT/signage-moved-$1x$2.png)"; fi
+    local edge=""
+    for _ in $(seq 1 40); do
+      if shoot_grim "$shot" && "$IMGDIFF" "$shot" "$OUT/flat-app.ppm" --region $MARGIN_RECT >/dev/null 2>&1 \
+         && "$IMGDIFF" "$shot" "$OUT/flat-app.ppm" --region $EDGE_RECT --expect-different >/dev/null 2>&1; then
+        edge=1; break
+      fi
+      sleep 0.5
+    done
+    if [ -n "$edge" ]; then ok "sway signage ${1}x$2: the layout ends at the window's right margin (photos up to it, background in it)"
+    else bad "sway signage ${1}x$2: the right margin $MARGIN_RECT is not the background or the photos at $EDGE_RECT are missing ($shot)"; fi
+  }
+  run_client signage demo signage --backend wayland
+  signage_checks 1024 768
+  # The output's mode changes: sway configures the tiled window at 800x600 while the video plays.
+  SWAYSOCK=$SWAYSOCK swaymsg -q output HEADLESS-1 resolution 800x600 || log "swaymsg output resolution failed"
+  signage_checks 800 600
   stop_client; stop_compositor
 fi
 

@@ -62,9 +62,19 @@ enum WebPDecoder {
 }
 
 /// An animated (or still) WebP, frame by frame through `WebPAnimDecoder`.
+///
+/// It reads the caller's `Data` (immutable, kept alive here) instead of a copy: a copy doubled
+/// each animated image's file in memory for as long as it played. libwebp's demuxer keeps a
+/// pointer to the bytes and reads them only inside `WebPAnimDecoderNew` and
+/// `WebPAnimDecoderGetNext`, so both run inside `data.withUnsafeBytes`; if the address there ever
+/// differs from the one the decoder was made with, the decoder is made again over the new address
+/// and brought back to the same frame, so libwebp never reads through a stale pointer.
 final class WebPFrameDecoder: AnimatedImageFrameSource {
-    private let bytes: UnsafeMutableRawBufferPointer
-    private let decoder: OpaquePointer
+    private let data: Data
+    private var decoder: OpaquePointer
+    /// The address of `data`'s bytes that `decoder` reads (tests clear it to take the path where
+    /// the bytes moved).
+    var base: UnsafeRawPointer?
     let canvas: Bitmap
     private(set) var frameIndex = 0
     private var lastTimestamp: Int32 = 0
@@ -74,35 +84,40 @@ final class WebPFrameDecoder: AnimatedImageFrameSource {
     init(_ data: Data, maxPixels: Int) throws(RasterError) {
         // The canvas size is checked before libwebp allocates its own canvases.
         let (w, h) = try WebPDecoder.checkSize(try WebPDecoder.features(data), maxPixels: maxPixels)
-        bytes = .allocate(byteCount: max(1, data.count), alignment: 16)
-        data.copyBytes(to: bytes)
-        var options = WebPAnimDecoderOptions()
-        var webpData = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: data.count)
-        guard WebPAnimDecoderOptionsInit(&options) != 0 else { bytes.deallocate(); throw .corrupt("WebP: library version mismatch") }
-        options.color_mode = MODE_bgrA
-        options.use_threads = 0
-        guard let d = WebPAnimDecoderNew(&webpData, &options) else {
-            bytes.deallocate()
-            throw .corrupt("WebP: the container's chunks are damaged (demux failed)")
+        // The canvas first: nothing of libwebp's to release if it cannot be allocated.
+        canvas = try Bitmap(width: w, height: h)
+        self.data = data
+        // Data.withUnsafeBytes rethrows untyped errors: the typed one comes out as a Result.
+        let opened = data.withUnsafeBytes { raw in
+            Result { () throws(RasterError) in (try WebPFrameDecoder.open(raw), raw.baseAddress) }
         }
+        let (d, base) = try opened.get()
         var info = WebPAnimInfo()
         guard WebPAnimDecoderGetInfo(d, &info) != 0, Int(info.canvas_width) == w, Int(info.canvas_height) == h else {
-            WebPAnimDecoderDelete(d); bytes.deallocate()
+            WebPAnimDecoderDelete(d)
             throw .corrupt("WebP: animation info disagrees with the header")
         }
         fileLoopCount = Int(info.loop_count)
-        do throws(RasterError) {
-            canvas = try Bitmap(width: w, height: h)
-        } catch {
-            WebPAnimDecoderDelete(d); bytes.deallocate()
-            throw error
-        }
         decoder = d
+        self.base = base
+    }
+
+    /// A decoder over `raw`, which must stay valid while libwebp reads it (inside the caller's
+    /// `withUnsafeBytes`).
+    private static func open(_ raw: UnsafeRawBufferPointer) throws(RasterError) -> OpaquePointer {
+        var options = WebPAnimDecoderOptions()
+        var webpData = WebPData(bytes: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), size: raw.count)
+        guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw .corrupt("WebP: library version mismatch") }
+        options.color_mode = MODE_bgrA
+        options.use_threads = 0
+        guard let d = WebPAnimDecoderNew(&webpData, &options) else {
+            throw .corrupt("WebP: the container's chunks are damaged (demux failed)")
+        }
+        return d
     }
 
     deinit {
         WebPAnimDecoderDelete(decoder)
-        bytes.deallocate()
     }
 
     /// `loop_count` 0 plays forever, n plays n times.
@@ -118,7 +133,13 @@ final class WebPFrameDecoder: AnimatedImageFrameSource {
         guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
         var buffer: UnsafeMutablePointer<UInt8>?
         var timestamp: Int32 = 0
-        guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
+        let decoded = data.withUnsafeBytes { raw in
+            Result { () throws(RasterError) -> Bool in
+                if raw.baseAddress != base { try reopen(raw) }
+                return WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0
+            }
+        }
+        guard try decoded.get(), let buffer else {
             throw .corrupt("WebP: frame \(frameIndex) could not be decoded")
         }
         let rowBytes = canvas.width * 4
@@ -129,6 +150,21 @@ final class WebPFrameDecoder: AnimatedImageFrameSource {
         lastTimestamp = timestamp
         frameIndex += 1
         return AnimatedImageFrame(canvas: canvas, index: frameIndex - 1, delay: AnimatedImageFrame.clampedDelay(delay))
+    }
+
+    /// Makes the decoder again over `raw` (the bytes moved) and decodes up to the frame it was at,
+    /// so the next `WebPAnimDecoderGetNext` gives the frame the old decoder would have.
+    private func reopen(_ raw: UnsafeRawBufferPointer) throws(RasterError) {
+        let fresh = try WebPFrameDecoder.open(raw)
+        var skipped: UnsafeMutablePointer<UInt8>?
+        var timestamp: Int32 = 0
+        for i in 0..<frameIndex where WebPAnimDecoderGetNext(fresh, &skipped, &timestamp) == 0 {
+            WebPAnimDecoderDelete(fresh)
+            throw .corrupt("WebP: frame \(i) could not be decoded")
+        }
+        WebPAnimDecoderDelete(decoder)
+        decoder = fresh
+        base = raw.baseAddress
     }
 
     /// Our canvas plus libwebp's two (current and previous-disposed).
