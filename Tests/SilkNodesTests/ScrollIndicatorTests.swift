@@ -71,17 +71,7 @@ import SilkRunLoop
     }
 }
 
-/// A 100×100 scroll node over 1000 points of content on a virtual clock.
-private func makeScroller() throws -> (ScrollNode, Harness, InputDispatcher, EventLoop) {
-    let s = ScrollNode()
-    s.edgeBehavior = .clamped
-    s.contentSize = Size(width: 100, height: 1000)
-    let loop = try EventLoop(clock: .virtual)
-    s.animationLoop = loop
-    let h = Harness(root: s, size: Size(width: 100, height: 100))
-    h.iterate()
-    return (s, h, InputDispatcher(rootNode: s), loop)
-}
+// Scrollers: `makeScroller()` (ScrollNodeTests.swift): 100×100 over 1000 points, clamped, a virtual clock.
 
 extension PipelineTests {
     @Suite(.serialized) struct ScrollIndicatorNodeTests {
