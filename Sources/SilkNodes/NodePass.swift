@@ -147,7 +147,9 @@ public final class NodePass {
         if node.automaticallyManagesSubnodes {
             let wanted = children.map(\.0)
             // Subnodes a layout transition is fading out stay until it completes.
-            for existing in node.subnodes where !wanted.contains(where: { $0 === existing }) && !existing.isLeavingInTransition {
+            // A scroll node's indicator is in no spec; it stays (above the content, which goes first).
+            for existing in node.subnodes where !wanted.contains(where: { $0 === existing }) && !existing.isLeavingInTransition
+                && !(existing is ScrollIndicatorNode) {
                 existing.removeFromSupernode()
             }
             for (i, child) in wanted.enumerated() {

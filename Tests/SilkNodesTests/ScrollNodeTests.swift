@@ -65,7 +65,7 @@ import SilkRunLoop
 }
 
 /// A scroll node of 100×100 over 100×1000 of content, driven by events and a virtual clock.
-private func makeScroller(edges: ScrollEdgeBehavior = .clamped) throws -> (ScrollNode, Harness, InputDispatcher, EventLoop) {
+func makeScroller(edges: ScrollEdgeBehavior = .clamped) throws -> (ScrollNode, Harness, InputDispatcher, EventLoop) {
     let s = ScrollNode()
     s.edgeBehavior = edges
     s.contentSize = Size(width: 100, height: 1000)

@@ -39,7 +39,7 @@ expect_png text 800 900 -- snapshot text --size 800x900
 # The feed: a local demo server, JSON over HTTP, avatars and photos through NetworkImageNode.
 expect_png feed 360 560 -- snapshot feed --size 360x560
 # Every standard control in its states, light and dark (docs/controls.md).
-expect_png controls 960 1040 -- snapshot controls
+expect_png controls 960 1300 -- snapshot controls
 expect_png controls-2x 640 400 -- snapshot controls --size 320x200 --scale 2
 
 # --- images: good and bad --------------------------------------------------------------------

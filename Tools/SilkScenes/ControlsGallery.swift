@@ -33,6 +33,8 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
     public let barChart = BarChartNode()
     /// The Lottie spinner (`assets/lottie/spinner.json`), playing while on screen.
     public let lottie = ImageNode()
+    /// Settings in groups under sticky headers, with the scroll indicator (SettingsListGallery.swift).
+    public let settingsList = SettingsListSection()
     /// How many values the line chart shows (its history; older ones scroll out).
     public static let chartHistory = 90
     /// A confirm dialog's card, shown in place (the demo presents it as a modal).
@@ -163,13 +165,14 @@ public final class ControlsPanelNode: DisplayNode, ThemeObserver, @unchecked Sen
         let wide = constrainedSize.max.width.isFinite && constrainedSize.max.width >= 900
         if !wide {
             sections.append(section(6, row([lineChart, barChart, lottie], spacing: 12)))
+            sections.append(settingsList)
             return InsetLayoutSpec(insets: EdgeInsets(top: 20, left: 24, bottom: 20, right: 24),
                                    child: StackLayoutSpec(direction: .vertical, spacing: .points(14), children: sections))
         }
         var grow = Style(); grow.flexGrow = 1; grow.flexShrink = 1
         let left = StackLayoutSpec(direction: .vertical, spacing: .points(14), style: grow, children: sections)
         let right = section(6, StackLayoutSpec(direction: .vertical, spacing: .points(12), alignItems: .stretch,
-                                               children: [lineChart, row([barChart, lottie], spacing: 12)]))
+                                               children: [lineChart, row([barChart, lottie], spacing: 12), settingsList]))
         var fixed = Style(); fixed.width = .points(380)
         let rightColumn = InsetLayoutSpec(insets: EdgeInsets(top: 40, left: 0, bottom: 0, right: 0), style: fixed, child: right)
         return InsetLayoutSpec(insets: EdgeInsets(top: 20, left: 24, bottom: 20, right: 24),
@@ -205,7 +208,7 @@ public final class ControlsGalleryNode: DisplayNode, @unchecked Sendable {
 /// popover anchored under it, presented by a `RootController` around the gallery as the demo's
 /// pointer or keyboard would open it.
 public enum ControlsScene {
-    public static let defaultSize = Size(width: 960, height: 1040)
+    public static let defaultSize = Size(width: 960, height: 1300)
 
     public static func render(size: Size, scale: Double, themes: [Theme] = [.light, .dark]) throws -> Bitmap {
         let gallery = ControlsGalleryNode(themes: themes)

@@ -21,8 +21,8 @@ final class CollectionDataController {
     /// One unit of background work: a model update (with new items to create and measure) or
     /// the re-creation of released nodes coming back into range.
     enum PreparedWork: @unchecked Sendable {
-        case update(sections: [[CollectionItem]], jobs: [MeasureJob], results: [MeasureResult], animated: Bool,
-                    viewport: Size, completions: [(Bool) -> Void])
+        case update(sections: [[CollectionItem]], headers: [CollectionItem?], jobs: [MeasureJob], results: [MeasureResult],
+                    animated: Bool, viewport: Size, completions: [(Bool) -> Void])
         case materialize(jobs: [MeasureJob], results: [MeasureResult])
     }
 
@@ -44,6 +44,8 @@ final class CollectionDataController {
     /// The model after every update submitted so far (what the data source says); the
     /// container's `sections` is what is committed (shown).
     var pendingSections: [[CollectionItem]] = []
+    /// The section headers after every update submitted so far, one per pending section.
+    var pendingHeaders: [CollectionItem?] = []
     /// Updates submitted but not yet committed.
     private(set) var pendingUpdateCount = 0
     /// Items whose released node is being re-created.
@@ -60,10 +62,25 @@ final class CollectionDataController {
     /// Submits `newSections` as the next model: new items get their node block run and are
     /// measured in `layout`'s size range for `viewport`; with `remeasure`, live nodes whose range
     /// changed are measured again.
-    func prepareUpdate(_ newSections: [[CollectionItem]], layout: any CollectionLayout, viewport: Size, animated: Bool,
-                       completions: [(Bool) -> Void], remeasure: Bool) {
+    func prepareUpdate(_ newSections: [[CollectionItem]], headers: [CollectionItem?], layout: any CollectionLayout, viewport: Size,
+                       animated: Bool, completions: [(Bool) -> Void], remeasure: Bool) {
         pendingSections = newSections
+        pendingHeaders = headers
         var jobs: [MeasureJob] = []
+        // Headers are measured as items are, in the layout's header size range.
+        for (s, header) in headers.enumerated() {
+            guard let header else { continue }
+            let range = layout.constrainedSize(forHeaderInSection: s, viewport: viewport)
+            if !header.isMeasured {
+                if header.pendingRange == nil {
+                    header.pendingRange = range
+                    jobs.append(MeasureJob(item: header, block: header.block, node: nil, range: range))
+                }
+            } else if remeasure && header.range != range, let node = header.node {
+                header.pendingRange = range
+                jobs.append(MeasureJob(item: header, block: nil, node: node, range: range))
+            }
+        }
         for (s, items) in newSections.enumerated() {
             for (i, item) in items.enumerated() {
                 let range = layout.constrainedSize(forItemAt: ItemPath(item: i, section: s), viewport: viewport)
@@ -85,11 +102,12 @@ final class CollectionDataController {
             }
         }
         pendingUpdateCount += 1
-        let carried = UncheckedBox((newSections, completions))
+        let carried = UncheckedBox((newSections, headers, completions))
         let direction = collection.layoutDirection
         enqueue { [jobs] in
-            .update(sections: carried.value.0, jobs: jobs, results: CollectionDataController.measure(jobs, direction: direction), animated: animated,
-                    viewport: viewport, completions: carried.value.1)
+            .update(sections: carried.value.0, headers: carried.value.1, jobs: jobs,
+                    results: CollectionDataController.measure(jobs, direction: direction), animated: animated,
+                    viewport: viewport, completions: carried.value.2)
         }
     }
 
@@ -147,9 +165,9 @@ final class CollectionDataController {
         let works = ready.withLock { w -> [PreparedWork] in defer { w = [] }; return w }
         for w in works {
             switch w {
-            case let .update(sections, jobs, results, animated, viewport, completions):
+            case let .update(sections, headers, jobs, results, animated, viewport, completions):
                 pendingUpdateCount -= 1
-                collection.commit(sections: sections, jobs: jobs, results: results, animated: animated, viewport: viewport)
+                collection.commit(sections: sections, headers: headers, jobs: jobs, results: results, animated: animated, viewport: viewport)
                 for c in completions { c(true) }
             case let .materialize(jobs, results):
                 for job in jobs { materializing.remove(ObjectIdentifier(job.item)) }
@@ -172,13 +190,18 @@ extension CollectionNode {
         item.range = job.range
         item.isMeasured = true
         if item.pendingRange == job.range { item.pendingRange = nil }
-        itemsWithNodes[ObjectIdentifier(item)] = item
+        if item.isHeader {
+            // Headers live as long as their section; they are not released by distance.
+            if r.created { r.node.accessibilityRole = .heading; r.node.accessibilityStates.remove(.selectable) }
+        } else {
+            itemsWithNodes[ObjectIdentifier(item)] = item
+        }
         if r.created { stats.withLock { $0.nodesCreated += 1 } }
     }
 
     /// Shows a prepared update: the new model, its frames and the items in range, keeping the
     /// first visible item in place.
-    func commit(sections newSections: [[CollectionItem]], jobs: [CollectionDataController.MeasureJob],
+    func commit(sections newSections: [[CollectionItem]], headers newHeaders: [CollectionItem?], jobs: [CollectionDataController.MeasureJob],
                 results: [CollectionDataController.MeasureResult], animated: Bool, viewport: Size) {
         stats.withLock { $0.commits += 1 }
         let anchor = captureAnchor()
@@ -192,6 +215,13 @@ extension CollectionNode {
         for (id, item) in attached where !live.contains(id) { detach(item) }
         for (id, item) in itemsWithNodes where !live.contains(id) { if let n = item.node { release(item, node: n) } }
         selected = selected.intersection(live)
+        let liveHeaders = Set(newHeaders.compactMap { $0.map(ObjectIdentifier.init) })
+        for header in headers.compactMap({ $0 }) where !liveHeaders.contains(ObjectIdentifier(header)) {
+            detachHeader(header)
+            header.node = nil; header.layout = nil
+        }
+        headers = newHeaders
+        for (s, header) in headers.enumerated() { header?.flatIndex = s }
         recomputeFrames()
         restore(anchor)
         updateRanges(animation: animated ? UpdateAnimation(oldFrames: oldFrames) : nil)
@@ -225,7 +255,8 @@ extension CollectionNode {
 
     func recomputeFrames() {
         let viewport = bounds.size.width > 0 ? bounds.size : measuredViewport
-        let result = collectionLayout.layout(itemSizes: sections.map { $0.map(\.size) }, viewport: viewport)
+        var result = collectionLayout.layout(itemSizes: sections.map { $0.map(\.size) }, headerSizes: headers.map { $0?.size },
+                                             viewport: viewport)
         frames = result.frames.flatMap { $0 }
         if frames.count != flat.count {
             // A layout that returned the wrong number of frames: stack the rest at the origin.
@@ -235,8 +266,17 @@ extension CollectionNode {
         // right, as a browser's grid in `direction: rtl`.
         if layoutDirection == .rtl && !scrollableDirections.contains(.horizontal) {
             let width = max(result.contentSize.width, viewport.width)
-            frames = frames.map { Rect(x: width - $0.maxX, y: $0.minY, width: $0.width, height: $0.height) }
+            let mirror = { (r: Rect) in Rect(x: width - r.maxX, y: r.minY, width: r.width, height: r.height) }
+            frames = frames.map(mirror)
+            result.headerFrames = result.headerFrames.map { $0.map(mirror) }
+            result.sectionFrames = result.sectionFrames.map(mirror)
         }
+        // One header and section frame per section (a layout may place none).
+        let n = sections.count
+        if result.headerFrames.count != n { result.headerFrames = Array(result.headerFrames.prefix(n)) + Array(repeating: nil, count: max(0, n - result.headerFrames.count)) }
+        if result.sectionFrames.count != n { result.sectionFrames = result.headerFrames.map { $0 ?? .zero } }
+        layoutResult = result
+        sectionIndex = ItemFrameIndex(frames: result.sectionFrames, vertical: scrollableDirections.contains(.vertical))
         frameIndex = ItemFrameIndex(frames: frames, vertical: scrollableDirections.contains(.vertical))
         contentSize = result.contentSize
     }
@@ -254,7 +294,10 @@ final class CollectionItem: @unchecked Sendable {
     /// The size range a job is measuring it in now.
     var pendingRange: SizeRange?
     var isMeasured = false
+    /// The item's index in `flat`; a header's: its section.
     var flatIndex = 0
+    /// A section header (kept while its section exists; not in `flat`).
+    var isHeader = false
     init(identity: AnyHashable?, block: @escaping CellNodeBlock) { self.identity = identity; self.block = block }
 }
 

@@ -28,6 +28,14 @@ import SilkSystem
 /// it, and beyond `nodeRetentionScreenfuls` more its node is released (its size is kept and the
 /// block runs again when it comes back).
 ///
+/// **Section headers**: a data source that gives `nodeBlockForHeaderInSection` blocks gets a
+/// header node per section (Texture's supplementary nodes), made and measured in the background
+/// with the items. The layout places them (`FlowLayout`: above each section) and says where they
+/// show while scrolling — `FlowLayout` pins the current section's header to the top, pushed up
+/// by the next one. Headers enter the ranges as items do (attached while their section is in
+/// the preload range, displayed, visible), are drawn above the items, and take touches there;
+/// a header's node is kept while its section exists (there are few).
+///
 /// **Batch fetching**: when the end of the content is within `leadingScreensForBatching`
 /// screens while scrolling towards it (or the content is shorter than the container), the
 /// delegate's `shouldBatchFetch` is asked, and `willBeginBatchFetch(with:)` runs on a
@@ -75,6 +83,12 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     var sectionStarts: [Int] = []
     var frames: [Rect] = []
     var frameIndex = ItemFrameIndex(frames: [], vertical: true)
+    /// The committed headers, one per section (nil: none), and where the layout put them.
+    var headers: [CollectionItem?] = []
+    var layoutResult = CollectionLayoutResult(frames: [], contentSize: .zero)
+    /// `layoutResult.sectionFrames` indexed along the scroll axis (headers are found through them).
+    var sectionIndex = ItemFrameIndex(frames: [], vertical: true)
+    var attachedHeaders: [ObjectIdentifier: CollectionItem] = [:]
     var attached: [ObjectIdentifier: CollectionItem] = [:]
     var itemsWithNodes: [ObjectIdentifier: CollectionItem] = [:]
     var selected = Set<ObjectIdentifier>()
@@ -159,6 +173,18 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         let visible = Rect(origin: contentOffset, size: bounds.size)
         return frameIndex.indices(overlapping: visible, frames: frames).sorted().map(path(ofFlatIndex:))
     }
+    /// The header node of `section`, if the section has one in the committed model. Main thread.
+    public func nodeForHeader(inSection section: Int) -> CellNode? {
+        section >= 0 && section < headers.count ? headers[section]?.node : nil
+    }
+    /// Where the header of `section` is shown now (content coordinates): where the layout put it,
+    /// or pinned to the top of the viewport. Nil for a section without a header. Main thread.
+    public func frameForHeader(inSection section: Int) -> Rect? {
+        guard section >= 0, section < headers.count, headers[section] != nil else { return nil }
+        return collectionLayout.displayedHeaderFrame(inSection: section, of: layoutResult, visible: Rect(origin: contentOffset, size: bounds.size))
+    }
+    /// Section headers attached as subnodes now (their sections are in the preload range).
+    public var attachedHeaderCount: Int { attachedHeaders.count }
     /// Identities of the committed items (`identifierForItemAt`), for tests and diagnostics.
     public var itemIdentifiers: [[AnyHashable?]] { sections.map { $0.map(\.identity) } }
     /// Items attached as subnodes now (the preload range).
@@ -205,10 +231,11 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
                 return makeItem(path, dataSource: ds, identity: id)
             })
         }
+        let newHeaders = (0..<sectionCount).map { makeHeader($0, dataSource: ds) }
         var completions = batchCompletions
         batchCompletions = []
         if let completion { completions.append { _ in completion() } }
-        submit(newSections, animated: false, completions: completions)
+        submit(newSections, headers: newHeaders, animated: false, completions: completions)
     }
 
     /// Groups updates so they apply (and animate) together. Calls to the update methods inside
@@ -263,10 +290,13 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
             return
         }
         do {
-            let newSections = try set.apply(to: dataController.pendingSections, sectionCount: max(0, ds.numberOfSections(in: self)),
+            let sectionCount = max(0, ds.numberOfSections(in: self))
+            let newSections = try set.apply(to: dataController.pendingSections, sectionCount: sectionCount,
                                              count: { ds.collection(self, numberOfItemsInSection: $0) },
                                              makeItem: { makeItem($0, dataSource: ds, identity: ds.collection(self, identifierForItemAt: $0)) })
-            submit(newSections, animated: batchAnimated, completions: completions)
+            let newHeaders = try set.sectionOrigins(sectionCount: dataController.pendingHeaders.count, newSectionCount: sectionCount)
+                .enumerated().map { s, origin in origin.map { dataController.pendingHeaders[$0] } ?? makeHeader(s, dataSource: ds) }
+            submit(newSections, headers: newHeaders, animated: batchAnimated, completions: completions)
         } catch {
             logger.error("\(debugName): invalid batch update (\(error)); reloading all data")
             batchCompletions = completions
@@ -278,20 +308,28 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         CollectionItem(identity: identity, block: ds.collection(self, nodeBlockForItemAt: path))
     }
 
+    private func makeHeader(_ section: Int, dataSource ds: any CollectionDataSource) -> CollectionItem? {
+        guard let block = ds.collection(self, nodeBlockForHeaderInSection: section) else { return nil }
+        let header = CollectionItem(identity: nil, block: block)
+        header.isHeader = true
+        return header
+    }
+
     /// Re-measures every item (the viewport or the layout changed).
     public func remeasureAll() {
         guard measuredViewport.width > 0 else { return }
-        submit(dataController.pendingSections, animated: false, completions: [], remeasure: true)
+        submit(dataController.pendingSections, headers: dataController.pendingHeaders, animated: false, completions: [], remeasure: true)
     }
 
     // MARK: Preparing and committing updates (CollectionDataController)
 
     /// Hands `newSections` to the data controller, which runs the new items' node blocks and
     /// measures them on the edit queue; the batch comes back through `commit` in a node pass.
-    private func submit(_ newSections: [[CollectionItem]], animated: Bool, completions: [(Bool) -> Void], remeasure: Bool = false) {
+    private func submit(_ newSections: [[CollectionItem]], headers: [CollectionItem?], animated: Bool, completions: [(Bool) -> Void],
+                        remeasure: Bool = false) {
         let viewport = bounds.size
         measuredViewport = viewport
-        dataController.prepareUpdate(newSections, layout: collectionLayout, viewport: viewport, animated: animated,
+        dataController.prepareUpdate(newSections, headers: headers, layout: collectionLayout, viewport: viewport, animated: animated,
                                      completions: completions, remeasure: remeasure)
     }
 
@@ -348,6 +386,8 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     /// thread (scrolling runs there). Subclasses call `super`, or items stop following the offset.
     open override func didScroll(from old: Point, to new: Point) {
         super.didScroll(from: old, to: new)
+        // Sticky headers follow the offset at once (the range update comes in the next pass).
+        placeAttachedHeaders()
         setNeedsRangeUpdate()
     }
 
@@ -380,6 +420,8 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
                 let layout = collectionLayout
                 let changes = sections.isEmpty ? false : layout.constrainedSize(forItemAt: ItemPath(item: 0), viewport: vp)
                     != layout.constrainedSize(forItemAt: ItemPath(item: 0), viewport: size)
+                    || (headers.contains { $0 != nil } && layout.constrainedSize(forHeaderInSection: 0, viewport: vp)
+                        != layout.constrainedSize(forHeaderInSection: 0, viewport: size))
                 measuredViewport = size
                 if changes { remeasureAll() } else { recomputeFrames(); setNeedsRangeUpdate() }
             }
@@ -389,6 +431,11 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         var changed = false
         let anchor = captureAnchor()
         for item in attached.values {
+            if let node = item.node, node.layoutVersion != item.layoutVersion {
+                if remeasureOnMain(item) { changed = true }
+            }
+        }
+        for item in attachedHeaders.values {
             if let node = item.node, node.layoutVersion != item.layoutVersion {
                 if remeasureOnMain(item) { changed = true }
             }

@@ -35,6 +35,14 @@ public protocol CollectionDataSource: AnyObject {
     /// an item whose identity it already shows, so unchanged content does not flash; use
     /// `reloadItems(at:)` for an item whose content changed.
     func collection(_ collection: CollectionNode, identifierForItemAt path: ItemPath) -> AnyHashable?
+    /// A block that makes the header of `section`, or nil for a section without one (the
+    /// default): Texture's supplementary node of kind `UICollectionElementKindSectionHeader`.
+    /// The block runs on a background queue, where its node is measured in the layout's
+    /// `constrainedSize(forHeaderInSection:viewport:)` — with `FlowLayout`, as wide as the
+    /// container. Asked when the section is loaded: by `reloadData()`, `insertSections`,
+    /// `reloadSections`; a section that is kept or moved keeps its header node. A header is not
+    /// selectable; touches on it go to its own subnodes or scroll the container. Main thread.
+    func collection(_ collection: CollectionNode, nodeBlockForHeaderInSection section: Int) -> CellNodeBlock?
 }
 
 extension CollectionDataSource {
@@ -42,6 +50,8 @@ extension CollectionDataSource {
     public func numberOfSections(in collection: CollectionNode) -> Int { 1 }
     /// No identity: `reloadData()` re-creates every item.
     public func collection(_ collection: CollectionNode, identifierForItemAt path: ItemPath) -> AnyHashable? { nil }
+    /// No header: the section's items start at its top.
+    public func collection(_ collection: CollectionNode, nodeBlockForHeaderInSection section: Int) -> CellNodeBlock? { nil }
 }
 
 /// Selection and batch fetching (Texture's ASCollectionDelegate).
@@ -124,21 +134,67 @@ public protocol CollectionLayout: Sendable {
     /// The frames (content coordinates) of the measured items, `sizes[section][item]`, and the
     /// content size.
     func layout(itemSizes sizes: [[Size]], viewport: Size) -> CollectionLayoutResult
+    /// The size range the header of `section` is measured in. The default: exactly the
+    /// viewport's width, any height.
+    func constrainedSize(forHeaderInSection section: Int, viewport: Size) -> SizeRange
+    /// The frames of the measured items and section headers (`headerSizes[section]`, nil for a
+    /// section without a header). The default calls `layout(itemSizes:viewport:)` and places no
+    /// header: a layout shows headers only if it implements this.
+    func layout(itemSizes sizes: [[Size]], headerSizes: [Size?], viewport: Size) -> CollectionLayoutResult
+    /// Where the header of `section` is shown while `visible` (content coordinates) is on
+    /// screen: its laid-out frame, or somewhere else for a header that sticks (`FlowLayout`'s
+    /// `sectionHeadersPinToVisibleBounds`). It must stay within the section's frame
+    /// (`result.sectionFrames`): the container finds headers in range through their sections.
+    /// The default: where it was laid out. Main thread, after every scroll: keep it O(1).
+    func displayedHeaderFrame(inSection section: Int, of result: CollectionLayoutResult, visible: Rect) -> Rect?
 }
 
-/// A layout's answer: every item's frame and the size of the content they span.
+extension CollectionLayout {
+    /// Exactly the viewport's width, any height: a header spans the container.
+    public func constrainedSize(forHeaderInSection section: Int, viewport: Size) -> SizeRange {
+        let w = viewport.width.isFinite ? max(0, viewport.width) : 0
+        return SizeRange(min: Size(width: w, height: 0), max: Size(width: w, height: .infinity))
+    }
+    /// The items only (`layout(itemSizes:viewport:)`): no header is placed.
+    public func layout(itemSizes sizes: [[Size]], headerSizes: [Size?], viewport: Size) -> CollectionLayoutResult {
+        layout(itemSizes: sizes, viewport: viewport)
+    }
+    /// The laid-out frame (`result.headerFrames[section]`): headers scroll with their sections.
+    public func displayedHeaderFrame(inSection section: Int, of result: CollectionLayoutResult, visible: Rect) -> Rect? {
+        section >= 0 && section < result.headerFrames.count ? result.headerFrames[section] : nil
+    }
+}
+
+/// A layout's answer: every item's frame, every section header's, and the size of the content
+/// they span.
 public struct CollectionLayoutResult: Sendable {
     /// Frames in content coordinates (points), `frames[section][item]`; they need not be sorted.
     public var frames: [[Rect]]
     /// The scrollable content's size in points.
     public var contentSize: Size
-    /// A result with `frames` and `contentSize`.
-    public init(frames: [[Rect]], contentSize: Size) { self.frames = frames; self.contentSize = contentSize }
+    /// Each section header's frame where it is laid out (content coordinates), nil for a
+    /// section without one; empty when the layout places no headers.
+    public var headerFrames: [Rect?]
+    /// The rectangle each section spans, its header included (content coordinates): a header
+    /// that sticks stays inside it, and is pushed out by the next section. Empty when the layout
+    /// places no headers.
+    public var sectionFrames: [Rect]
+    /// A result with `frames` and `contentSize`, and the headers' and sections' frames when the
+    /// layout places headers.
+    public init(frames: [[Rect]], contentSize: Size, headerFrames: [Rect?] = [], sectionFrames: [Rect] = []) {
+        self.frames = frames; self.contentSize = contentSize
+        self.headerFrames = headerFrames; self.sectionFrames = sectionFrames
+    }
 }
 
 /// A vertical flow layout: rows of equally wide columns, each item as tall as it measures, rows
 /// as tall as their tallest item; each section starts a new row. The columns are as many as fit
 /// `minimumColumnWidth` (or exactly `columns`); leftover width centres the grid.
+///
+/// A section's header (the data source's `nodeBlockForHeaderInSection`) spans the container
+/// above the section's insets; with `sectionHeadersPinToVisibleBounds` (the default, as in a
+/// table of grouped settings) the header of the section at the top of the viewport sticks there
+/// while its section scrolls under it, and the next section's header pushes it up.
 public struct FlowLayout: CollectionLayout {
     /// Narrowest column in points (default 300): as many columns as fit this wide. At least 1.
     public var minimumColumnWidth: Double
@@ -148,8 +204,13 @@ public struct FlowLayout: CollectionLayout {
     public var itemSpacing: Double
     /// Space between rows, in points (default 16).
     public var lineSpacing: Double
-    /// Space around each section's grid, in points (default 16 on every side).
+    /// Space around each section's grid, in points (default 16 on every side); a header is
+    /// above the top inset.
     public var sectionInsets: EdgeInsets
+    /// Whether the header of the section at the top of the viewport sticks to the top while its
+    /// section scrolls under it (UICollectionViewFlowLayout's property of this name). Default
+    /// true; false: headers scroll with their sections.
+    public var sectionHeadersPinToVisibleBounds = true
 
     /// A grid of columns at least `minimumColumnWidth` wide (or exactly `columns`), with the given
     /// spacing and section insets in points. Negative spacings become 0.
@@ -189,15 +250,29 @@ public struct FlowLayout: CollectionLayout {
     }
 
     /// Fills rows left to right, each as tall as its tallest item, sections one below the other;
-    /// the grid is centred when columns leave width over.
+    /// the grid is centred when columns leave width over. No headers.
     public func layout(itemSizes sizes: [[Size]], viewport: Size) -> CollectionLayoutResult {
+        layout(itemSizes: sizes, headerSizes: [], viewport: viewport)
+    }
+
+    /// As `layout(itemSizes:viewport:)`, each section preceded by its header (as tall as it
+    /// measured, at x = 0, as wide as it measured — the viewport's width by default).
+    public func layout(itemSizes sizes: [[Size]], headerSizes: [Size?], viewport: Size) -> CollectionLayoutResult {
         let n = columnCount(viewport: viewport), w = itemWidth(viewport: viewport)
         let gridWidth = Double(n) * w + Double(n - 1) * itemSpacing
         let left = sectionInsets.left + max(0, (viewport.width - sectionInsets.left - sectionInsets.right - gridWidth) / 2).rounded(.down)
         var y = 0.0
         var frames: [[Rect]] = []
         frames.reserveCapacity(sizes.count)
-        for section in sizes {
+        var headers: [Rect?] = [], sectionFrames: [Rect] = []
+        let placesHeaders = headerSizes.contains { $0 != nil }
+        for (s, section) in sizes.enumerated() {
+            let sectionTop = y
+            if placesHeaders {
+                let header = s < headerSizes.count ? headerSizes[s] : nil
+                headers.append(header.map { Rect(x: 0, y: y, width: $0.width, height: $0.height) })
+                y += header?.height ?? 0
+            }
             y += sectionInsets.top
             var out: [Rect] = []
             out.reserveCapacity(section.count)
@@ -210,8 +285,29 @@ public struct FlowLayout: CollectionLayout {
             }
             y += rowHeight + sectionInsets.bottom
             frames.append(out)
+            if placesHeaders { sectionFrames.append(Rect(x: 0, y: sectionTop, width: viewport.width, height: y - sectionTop)) }
         }
-        return CollectionLayoutResult(frames: frames, contentSize: Size(width: viewport.width, height: y))
+        return CollectionLayoutResult(frames: frames, contentSize: Size(width: viewport.width, height: y),
+                                      headerFrames: headers, sectionFrames: sectionFrames)
+    }
+
+    /// With `sectionHeadersPinToVisibleBounds`, the header pinned by
+    /// `pinnedHeaderFrame(_:sectionMaxY:visibleMinY:)`; otherwise where it was laid out.
+    public func displayedHeaderFrame(inSection section: Int, of result: CollectionLayoutResult, visible: Rect) -> Rect? {
+        guard section >= 0, section < result.headerFrames.count, let header = result.headerFrames[section] else { return nil }
+        guard sectionHeadersPinToVisibleBounds, section < result.sectionFrames.count else { return header }
+        return Self.pinnedHeaderFrame(header, sectionMaxY: result.sectionFrames[section].maxY, visibleMinY: visible.minY)
+    }
+
+    /// Where a sticky header shows: at the top of the viewport (`visibleMinY`) once its section
+    /// scrolled under it, never above where it was laid out, and never below `sectionMaxY` minus
+    /// its height — there the next section's header pushes it up. A non-finite `visibleMinY`
+    /// leaves it where it was laid out.
+    public static func pinnedHeaderFrame(_ header: Rect, sectionMaxY: Double, visibleMinY: Double) -> Rect {
+        guard visibleMinY.isFinite, sectionMaxY.isFinite else { return header }
+        let lowest = max(header.minY, sectionMaxY - header.height)
+        let y = max(header.minY, min(visibleMinY, lowest))
+        return Rect(x: header.minX, y: y, width: header.width, height: header.height)
     }
 }
 

@@ -98,6 +98,21 @@ struct ChangeSet {
     }
 }
 
+extension ChangeSet {
+    /// For each section after the changes, the index it had before them — nil for a section
+    /// inserted or reloaded, whose header is made anew. The section changes alone are applied
+    /// (by `apply`, so both agree) to a model of one marker per section.
+    func sectionOrigins(sectionCount: Int, newSectionCount: Int) throws(CollectionUpdateError) -> [Int?] {
+        final class Marker { let origin: Int?; init(_ o: Int?) { origin = o } }
+        var sectionsOnly = self
+        sectionsOnly.insertedItems = []; sectionsOnly.deletedItems = []
+        sectionsOnly.reloadedItems = []; sectionsOnly.movedItems = []
+        let markers = (0..<sectionCount).map { [Marker($0)] }
+        return try sectionsOnly.apply(to: markers, sectionCount: newSectionCount, count: { _ in 1 }, makeItem: { _ in Marker(nil) })
+            .map { $0.first?.origin }
+    }
+}
+
 /// A batch update that does not match the data source; the container reloads all data instead.
 struct CollectionUpdateError: Error, CustomStringConvertible, Sendable {
     let description: String

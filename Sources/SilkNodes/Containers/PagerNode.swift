@@ -3,7 +3,9 @@ import SilkGeometry
 
 /// Horizontal pages the size of the node that snap (Texture's ASPagerNode): a `CollectionNode`
 /// with `PagerLayout` and paging. A drag or fling comes to rest on the nearest page in the
-/// direction it went (at most one page per swipe); ←/→ and the wheel turn one page.
+/// direction it went (at most one page per swipe); ←/→ and the wheel turn one page. It shows no
+/// scroll indicator (`showsScrollIndicator` is false): a pager shows its place with page dots
+/// if at all.
 open class PagerNode: CollectionNode, @unchecked Sendable {
     /// Creates an empty pager: a `PagerLayout` collection with paging and elastic edges. Set its
     /// `dataSource` (one item per page). Any thread.
@@ -12,6 +14,7 @@ open class PagerNode: CollectionNode, @unchecked Sendable {
         name = "pager"
         isPagingEnabled = true
         edgeBehavior = .elastic
+        showsScrollIndicator = false
     }
 
     /// The page nearest the current offset. Any thread.

@@ -315,6 +315,14 @@ extension CollectionNode {
             }
         }
         if !toMaterialize.isEmpty { dataController.prepareNodes(for: toMaterialize) }
+        let headersChanged = updateHeaderRanges(rects: rects, mode: mode, own: own)
+        // Headers draw (and take touches) above the items, the scroll indicator above both.
+        if attachedNew || headersChanged {
+            for header in attachedHeaders.values.sorted(by: { $0.flatIndex < $1.flatIndex }) {
+                if let node = header.node { moveSubnode(node, to: Int.max) }
+            }
+            bringScrollIndicatorToFront()
+        }
         releaseFarNodes(rects: rects, directions: dirs)
         if let overlay = debugOverlay {
             if overlay.supernode !== self { attachItem(overlay, state: own) }
@@ -322,6 +330,60 @@ extension CollectionNode {
             overlay.show(rects: rects, mode: mode, items: wanted.values.map { (frames[$0.0.flatIndex], $0.1) }, offset: offset, size: size)
         }
         checkBatchFetch()
+    }
+
+    /// Gives each header whose section overlaps the preload range the state of the frame it is
+    /// shown at (pinned or not), attaching and detaching header nodes. Returns whether any was
+    /// attached.
+    func updateHeaderRanges(rects: RangeRects, mode: RangeMode, own: InterfaceState) -> Bool {
+        guard !headers.isEmpty || !attachedHeaders.isEmpty else { return false }
+        let containerVisible = own.contains(.visible)
+        var wanted: [ObjectIdentifier: (CollectionItem, InterfaceState, Rect)] = [:]
+        if own.contains(.preload) {
+            for s in sectionIndex.indices(overlapping: rects.preload, frames: layoutResult.sectionFrames) {
+                guard s < headers.count, let header = headers[s], header.node != nil,
+                      let frame = collectionLayout.displayedHeaderFrame(inSection: s, of: layoutResult, visible: rects.visible) else { continue }
+                let state = RangeController.state(for: frame, in: rects, mode: mode, containerIsVisible: containerVisible)
+                    .intersection(own.union(.measureLayout))
+                guard state.contains(.preload) else { continue }
+                wanted[ObjectIdentifier(header)] = (header, state, frame)
+            }
+        }
+        for (id, header) in attachedHeaders where wanted[id] == nil { detachHeader(header) }
+        var attachedNew = false
+        for (id, entry) in wanted.sorted(by: { $0.value.0.flatIndex < $1.value.0.flatIndex }) {
+            let (header, state, frame) = entry
+            guard let node = header.node else { continue }
+            if node.frame != frame { node.frame = frame }
+            if attachedHeaders[id] == nil {
+                if let layout = header.layout, node.layoutVersion == header.layoutVersion { NodePass.apply(layout, to: node) }
+                else { remeasureOnMain(header) }
+                attachItem(node, state: state)
+                attachedHeaders[id] = header
+                attachedNew = true
+            } else if node.interfaceState != state {
+                node.setInterfaceState(state)
+            }
+        }
+        return attachedNew
+    }
+
+    /// Moves the attached headers to where the layout shows them for the current offset (a
+    /// sticky header follows the top of the viewport). O(attached headers). Main thread.
+    func placeAttachedHeaders() {
+        guard !attachedHeaders.isEmpty else { return }
+        let visible = Rect(origin: contentOffset, size: bounds.size)
+        for header in attachedHeaders.values {
+            guard let node = header.node, header.flatIndex < headers.count,
+                  let frame = collectionLayout.displayedHeaderFrame(inSection: header.flatIndex, of: layoutResult, visible: visible),
+                  node.frame != frame else { continue }
+            node.frame = frame
+        }
+    }
+
+    func detachHeader(_ header: CollectionItem) {
+        attachedHeaders.removeValue(forKey: ObjectIdentifier(header))
+        if let node = header.node { detachItem(node) }
     }
 
     func detach(_ item: CollectionItem) {

@@ -19,6 +19,14 @@ import SilkRunLoop
 /// deltas already carry the Wayland seat's fling); when focused (or a descendant is), arrows
 /// scroll by `lineScrollDistance`, Page Up/Down by 90 % of the viewport, Home/End to the ends.
 ///
+/// **Scroll indicator** (`showsScrollIndicator`, on by default — people scrolling by touch
+/// expect to see where they are): a thin thumb along the right edge (the bottom, scrolling
+/// sideways) whose length and position follow the content size and offset. It shows while the
+/// user drags, flings, wheels or presses keys, and fades out (`LayerAnimation` of its opacity)
+/// `scrollIndicatorFadeDelay` seconds after the content came to rest; code moving the offset
+/// does not show it (call `flashScrollIndicators()` to). Its colour comes from the theme
+/// (`ScrollIndicator.color(in:)`); it takes no touches.
+///
 /// **Motion** runs on `animationLoop`'s timers (default the main loop) at 60 Hz with the
 /// `KineticAxis` model: deceleration, elastic or clamped edges, paging.
 open class ScrollNode: DisplayNode, @unchecked Sendable {
@@ -46,6 +54,22 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
     public var dragSlop = 10.0
     /// Called on the main thread after every offset change. Set it on the main thread too.
     public var onScroll: ((ScrollNode) -> Void)?
+    /// Whether a scroll indicator shows while the user scrolls (default true; `PagerNode`: false).
+    /// Turning it off hides it at once. Main thread.
+    public var showsScrollIndicator = true {
+        didSet { if !showsScrollIndicator { hideScrollIndicators(animated: false) } }
+    }
+    /// Seconds the indicator stays after the last movement before it fades out (default 0.6).
+    /// Main thread.
+    public var scrollIndicatorFadeDelay = 0.6
+
+    // Main-thread indicator state (ScrollIndicator.swift).
+    var indicators: (vertical: ScrollIndicatorNode?, horizontal: ScrollIndicatorNode?) = (nil, nil)
+    var indicatorFadeTimer: TimerToken?
+    var lastIndicatorActivity = 0.0
+    /// The offset is moving because of the user (a drag, its fling, a wheel, a key): the
+    /// indicator shows.
+    private var userMotion = false
 
     /// Creates a vertical scroll node with elastic edges; it clips and carries its pan recognizer.
     /// Any thread.
@@ -97,7 +121,7 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _contentSize } }
         set {
             let changed = lock.withLock { () -> Bool in defer { _contentSize = newValue }; return _contentSize != newValue }
-            if changed { onPassThread { [self] in clampOffsetToContent() } }
+            if changed { onPassThread { [self] in clampOffsetToContent(); placeScrollIndicators() } }
         }
     }
 
@@ -121,6 +145,11 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
     /// Scrolls to `offset`, clamped to the content; `animated`: a critically damped spring on
     /// `animationLoop`'s clock (about 0.4 s). Stops any motion in progress. Main thread.
     public func setContentOffset(_ offset: Point, animated: Bool = false) {
+        userMotion = false
+        moveContentOffset(to: offset, animated: animated)
+    }
+
+    private func moveContentOffset(to offset: Point, animated: Bool) {
         let clamped = clamp(offset)
         if animated {
             beginMotion()
@@ -177,13 +206,23 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
                      y: dirs.contains(.vertical) ? min(max(0, p.y), m.y) : 0)
     }
 
-    /// Sets the bounds origin (rounded to whole points, so the compositor can blit) and reports it.
+    /// Sets the bounds origin (rounded to whole points, so the compositor can blit) and reports it;
+    /// the indicator follows (and shows, when the user moves the content).
     private func applyOffset(_ raw: Point) {
         let p = Point(x: raw.x.rounded(), y: raw.y.rounded())
         let old = boundsOrigin
         guard p != old else { return }
         boundsOrigin = p
+        if userMotion && showsScrollIndicator { showScrollIndicators() } else { placeScrollIndicators() }
         didScroll(from: old, to: p)
+    }
+
+    /// Runs a scroll the user asked for (a wheel, a key): the indicator shows; an animation it
+    /// starts (paging) keeps it shown until it ends.
+    private func byUser(_ body: () -> Void) {
+        userMotion = true
+        body()
+        userMotion = animationTimer != nil
     }
 
     /// Keeps the offset inside the content after the content or the node changed size.
@@ -239,6 +278,7 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         if !axes.x.isMoving && !axes.y.isMoving {
             if let t = animationTimer { (animationLoop ?? EventLoop.main).cancelTimer(t) }
             animationTimer = nil
+            userMotion = false
             didEndDecelerating()
         }
     }
@@ -247,11 +287,13 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
 
     func dragBegan() {
         // A finger on moving content catches it.
-        if animationTimer != nil { stopMotion() }
+        if animationTimer != nil { stopMotion(); userMotion = false }
     }
 
     func dragRecognized(at location: Point, time: Double) {
         stopMotion()
+        userMotion = true
+        flashScrollIndicators()
         var tracker = VelocityTracker()
         tracker.add(location, at: time)
         drag = (location, contentOffset, tracker)
@@ -278,6 +320,9 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
     func dragEnded(time: Double, cancelled: Bool) {
         guard let d = drag else { return }
         drag = nil
+        // The fling that follows still shows the indicator; at rest, the idle countdown runs
+        // from the release.
+        defer { userMotion = animationTimer != nil; lastIndicatorActivity = Double((animationLoop ?? EventLoop.main).now.nanoseconds) / 1e9 }
         let v = cancelled ? .zero : d.tracker.velocity(at: time)
         // Content moves against the finger.
         let dirs = scrollableDirections
@@ -329,10 +374,10 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
             let size = dirs.contains(.horizontal) ? page.width : page.height
             let current = dirs.contains(.horizontal) ? contentOffset.x : contentOffset.y
             let target = ((current / max(size, 1)).rounded() + (axisDelta > 0 ? 1 : -1)) * size
-            setContentOffset(dirs.contains(.horizontal) ? Point(x: target, y: 0) : Point(x: 0, y: target), animated: true)
+            byUser { moveContentOffset(to: dirs.contains(.horizontal) ? Point(x: target, y: 0) : Point(x: 0, y: target), animated: true) }
             return true
         }
-        scroll(by: d)
+        byUser { moveContentOffset(to: Point(x: contentOffset.x + d.x, y: contentOffset.y + d.y), animated: false) }
         return true
     }
 
@@ -352,14 +397,14 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         case .right where dirs.contains(.horizontal): return scrollOrStop(Point(x: isPagingEnabled ? bounds.width : lineScrollDistance, y: 0))
         case .pageUp: return scrollOrStop(along(-page))
         case .pageDown: return scrollOrStop(along(page))
-        case .home: setContentOffset(vertical ? Point(x: o.x, y: 0) : Point(x: 0, y: o.y)); return true
-        case .end: setContentOffset(vertical ? Point(x: o.x, y: m.y) : Point(x: m.x, y: o.y)); return true
+        case .home: byUser { moveContentOffset(to: vertical ? Point(x: o.x, y: 0) : Point(x: 0, y: o.y), animated: false) }; return true
+        case .end: byUser { moveContentOffset(to: vertical ? Point(x: o.x, y: m.y) : Point(x: m.x, y: o.y), animated: false) }; return true
         default: return false
         }
     }
 
     private func scrollOrStop(_ d: Point) -> Bool {
-        scroll(by: d)
+        byUser { moveContentOffset(to: Point(x: contentOffset.x + d.x, y: contentOffset.y + d.y), animated: false) }
         return true
     }
 
@@ -390,6 +435,9 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
             contentSize = content.size
         }
         clampOffsetToContent()
+        // A new size or content size moves the thumbs; content added since goes under them.
+        placeScrollIndicators()
+        bringScrollIndicatorToFront()
     }
 }
 
