@@ -129,6 +129,8 @@ open class VideoNode: ImageNode, @unchecked Sendable {
         get { videoLock.withLock { _autorepeat } }
         set { let p = videoLock.withLock { _autorepeat = newValue; return _player }; p?.setLoops(newValue) }
     }
+    /// The player while the node is in the preload range (tests read its pipeline through it).
+    var currentPlayer: VideoPlayer? { videoLock.withLock { _player } }
     /// Silences the sound (default false). Any thread.
     public var isMuted: Bool {
         get { videoLock.withLock { _muted } }

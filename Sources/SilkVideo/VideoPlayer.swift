@@ -218,6 +218,17 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
     var position: Double? {
         onQueue { handle.map { silk_gst_player_position($0.pointer) }.flatMap { $0 >= 0 ? $0 : nil } }
     }
+    /// The volume and mute the pipeline itself holds (playbin's properties), nil before it exists:
+    /// what tests read to see the node's settings reach GStreamer.
+    var pipelineVolume: (volume: Double, muted: Bool)? {
+        onQueue {
+            handle.map { h -> (volume: Double, muted: Bool) in
+                var v = 0.0, m: Int32 = 0
+                silk_gst_player_get_volume(h.pointer, &v, &m)
+                return (v, m != 0)
+            }
+        }
+    }
     var duration: Double? {
         onQueue { handle.map { silk_gst_player_duration($0.pointer) }.flatMap { $0 >= 0 ? $0 : nil } }
     }

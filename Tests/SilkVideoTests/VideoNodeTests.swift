@@ -286,6 +286,29 @@ struct VideoNodeTests {
         #expect(looping.recorder.errors.isEmpty)
     }
 
+    @Test func volumeAndMuteReachThePipelineClampedAndNaNIgnored() throws {
+        let clip = try #require(Clip.make(frames: 60, name: "volume.webm"))
+        let stage = Stage(path: clip, autoplay: true, repeats: true)
+        // Set before the pipeline exists: applied when it starts.
+        stage.node.volume = 0.25
+        stage.node.isMuted = true
+        stage.setVisible(true)
+        #expect(wait("playing", { stage.node.videoStatistics?.decodedFrames ?? 0 > 2 }))
+        let player = try #require(stage.node.currentPlayer)
+        let near = { (a: Double, b: Double) in abs(a - b) < 1e-6 }
+        #expect(wait("the start's volume", { player.pipelineVolume.map { near($0.volume, 0.25) && $0.muted } ?? false }), "\(String(describing: player.pipelineVolume))")
+        // Changed while playing; out-of-range values clamp, NaN changes nothing.
+        stage.node.volume = 7
+        stage.node.isMuted = false
+        #expect(wait("clamped to 1, unmuted", { player.pipelineVolume.map { near($0.volume, 1) && !$0.muted } ?? false }))
+        stage.node.volume = -3
+        #expect(wait("clamped to 0", { player.pipelineVolume.map { near($0.volume, 0) } ?? false }))
+        stage.node.volume = 0.5
+        stage.node.volume = .nan
+        #expect(stage.node.volume == 0.5)
+        #expect(wait("NaN ignored", { player.pipelineVolume.map { near($0.volume, 0.5) } ?? false }))
+    }
+
     @Test func pauseAndLeavingTheVisibleRangeStopDecoding() throws {
         let clip = try #require(Clip.make(frames: 60, name: "two-seconds.webm"))
         let stage = Stage(path: clip, autoplay: true)

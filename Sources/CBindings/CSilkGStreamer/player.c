@@ -295,6 +295,14 @@ void silk_gst_player_set_mute(SilkGstPlayer *p, int mute) {
     g_object_set(p->pipeline, "mute", mute ? TRUE : FALSE, NULL);
 }
 
+void silk_gst_player_get_volume(SilkGstPlayer *p, double *volume, int *mute) {
+    gdouble v = 0;
+    gboolean m = FALSE;
+    g_object_get(p->pipeline, "volume", &v, "mute", &m, NULL);
+    *volume = v;
+    *mute = m ? 1 : 0;
+}
+
 double silk_gst_player_position(SilkGstPlayer *p) {
     gint64 t = 0;
     return gst_element_query_position(p->pipeline, GST_FORMAT_TIME, &t) && t >= 0 ? (double)t / GST_SECOND : -1;

@@ -67,6 +67,8 @@ void silk_gst_player_set_size(SilkGstPlayer *player, int width, int height);
 int silk_gst_player_seek(SilkGstPlayer *player, double seconds, int accurate);
 void silk_gst_player_set_volume(SilkGstPlayer *player, double volume);
 void silk_gst_player_set_mute(SilkGstPlayer *player, int mute);
+/// The pipeline's own volume and mute properties (what its sound really plays at).
+void silk_gst_player_get_volume(SilkGstPlayer *player, double *volume, int *mute);
 /// Seconds, or -1 when unknown.
 double silk_gst_player_position(SilkGstPlayer *player);
 double silk_gst_player_duration(SilkGstPlayer *player);
