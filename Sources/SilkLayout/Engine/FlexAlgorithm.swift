@@ -121,6 +121,18 @@ extension FlexBox {
             return
         }
 
+        // The browser sizes a stack whose width is not given as fit-content from its items'
+        // width contributions (IntrinsicSizes.swift), then lays it out at that width; Yoga lays
+        // the items out into the available width and takes what they fill.
+        var availableWidth = availableWidth, widthMode = widthMode
+        if !yogaCompatible && widthMode != .exactly {
+            let (lo, hi) = try intrinsicWidths(ownerWidth: ownerWidth, context: context)
+            var w = hi
+            if widthMode == .atMost && !availableWidth.isNaN { w = Swift.max(lo, Swift.min(hi, availableWidth - marginRow)) }
+            availableWidth = boundAxis(.row, w, ownerWidth, ownerWidth) + marginRow
+            widthMode = .exactly
+        }
+
         // STEP 1: Axes, padding and border, and the inner lengths available to the children.
         let mainAxis = direction, crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
@@ -145,6 +157,9 @@ extension FlexBox {
         if children.count > 1 {
             totalMainDim += mainGap(availableInnerMainDim) * Double(children.count - 1)
         }
+        // What the children's percentage min/max main sizes are of: the container's inner main
+        // size when it is definite (Yoga takes the container's own owner size).
+        let childMainOwnerSize = yogaCompatible ? mainAxisOwnerSize : (mainMode == .exactly ? availableInnerMainDim : .nan)
         let mainAxisOverflows = mainMode != .undefined && totalMainDim > availableInnerMainDim
         // A wrapping fit-content container that overflows is as wide as it may be.
         if isWrap && mainAxisOverflows && mainMode == .atMost { mainMode = .exactly }
@@ -159,7 +174,7 @@ extension FlexBox {
         let baselineLayout = isBaselineLayout
         while startIndex < children.count {
             var line = collectLine(from: &startIndex, lineIndex: lineCount, mainAxis: mainAxis,
-                                   mainAxisOwnerSize: mainAxisOwnerSize, availableInnerWidth: availableInnerWidth,
+                                   mainAxisOwnerSize: childMainOwnerSize, availableInnerWidth: availableInnerWidth,
                                    availableInnerMainDim: availableInnerMainDim)
             // A measurement with a fixed cross size does not need the children's final sizes.
             let canSkipFlex = !performLayout && crossMode == .exactly
@@ -189,7 +204,7 @@ extension FlexBox {
 
             if !canSkipFlex {
                 try resolveFlexibleLengths(
-                    &line, mainAxis: mainAxis, mainAxisOwnerSize: mainAxisOwnerSize,
+                    &line, mainAxis: mainAxis, mainAxisOwnerSize: childMainOwnerSize,
                     availableInnerMainDim: availableInnerMainDim, availableInnerCrossDim: availableInnerCrossDim,
                     availableInnerWidth: availableInnerWidth, availableInnerHeight: availableInnerHeight,
                     mainAxisOverflows: mainAxisOverflows, crossMode: crossMode, performLayout: performLayout,
@@ -198,7 +213,8 @@ extension FlexBox {
 
             // STEP 6: Main-axis justification; also measures the line's cross length.
             justifyMainAxis(&line, mainAxis: mainAxis, mainMode: mainMode, crossMode: crossMode,
-                            mainAxisOwnerSize: mainAxisOwnerSize, ownerWidth: ownerWidth,
+                            mainAxisOwnerSize: mainAxisOwnerSize, childMainOwnerSize: childMainOwnerSize,
+                            ownerWidth: ownerWidth,
                             availableInnerMainDim: availableInnerMainDim,
                             availableInnerCrossDim: availableInnerCrossDim,
                             availableInnerWidth: availableInnerWidth, performLayout: performLayout,

@@ -113,6 +113,9 @@ final class FlexBox {
     /// A root's finished layouts by range and parent size (a stack below a non-stack spec is
     /// often asked for the same layout again in one pass).
     @exclusivity(unchecked) var rootResults = RootResultMemo()
+    /// Browser mode: the min-content and max-content widths of the children (NaN until
+    /// needed; IntrinsicSizes.swift). Styles do not change within a pass.
+    var intrinsicContentWidths = (min: Double.nan, max: Double.nan)
 
     init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
          parentDirection: FlexDirection?, layoutDirection: LayoutDirection, yogaCompatible: Bool) {
@@ -544,7 +547,7 @@ final class FlexBox {
         }
     }
 
-    private func elementLayout(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
+    func elementLayout(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         if let l = elementLayouts.lookup(range) { return l }
         let saved = context.depth, savedDirection = context.direction
         context.depth = depth

@@ -251,6 +251,9 @@ extension FlexBox {
                                 mainAxisOverflows: Bool, crossMode: SizingMode, performLayout: Bool,
                                 context: LayoutContext) throws(LayoutError) {
         let originalFreeSpace = line.remainingFreeSpace
+        // The browser: CSS's freezing loop decides every item's main size up front.
+        let targets = yogaCompatible ? [] : cssTargetMainSizes(line, mainAxis: mainAxis, mainAxisOwnerSize: mainAxisOwnerSize,
+                                                               availableInnerWidth: availableInnerWidth)
 
         // First pass: items whose flexed size violates min/max are frozen at the clamp.
         var delta = 0.0
@@ -288,10 +291,12 @@ extension FlexBox {
         let crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
         var distributed = 0.0
-        for child in line.items {
+        for (index, child) in line.items.enumerated() {
             let basis = child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
             var updatedMainSize = basis
-            if line.remainingFreeSpace < 0 {
+            if !targets.isEmpty {
+                updatedMainSize = targets[index]
+            } else if line.remainingFreeSpace < 0 {
                 let scaled = -child.flexShrink * basis
                 if scaled != 0 {
                     // With no shrink factor left (every shrinking item frozen), Yoga shrinks by
@@ -352,10 +357,85 @@ extension FlexBox {
         line.remainingFreeSpace = originalFreeSpace - distributed
     }
 
+    /// The items' main sizes by CSS Flexbox §9.7 (browser mode): items that cannot flex, or
+    /// whose hypothetical size already lies beyond their basis in the flexing direction, are
+    /// frozen; the free space (from the bases of the others) is shared by grow factors or scaled
+    /// shrink factors, a fraction of it when the factors sum to less than 1; min/max violations
+    /// freeze items and the loop repeats. (Yoga does two passes from the clamped bases instead.)
+    func cssTargetMainSizes(_ line: FlexLine, mainAxis: FlexDirection, mainAxisOwnerSize: Double,
+                            availableInnerWidth: Double) -> [Double] {
+        let items = line.items
+        let n = items.count
+        let available = line.remainingFreeSpace + line.sizeConsumed
+        let growing = line.sizeConsumed < available
+        var target = [Double](repeating: 0, count: n)
+        var frozen = [Bool](repeating: false, count: n)
+        var outerExtra = line.sizeConsumed   // margins and gaps: what is not the items' sizes
+        for (i, child) in items.enumerated() {
+            let base = child.computedFlexBasis
+            let hypothetical = child.boundAxis(mainAxis, base, mainAxisOwnerSize, availableInnerWidth)
+            outerExtra -= hypothetical
+            let factor = growing ? child.flexGrow : child.flexShrink
+            if factor == 0 || !child.isFlexible || (growing && base > hypothetical) || (!growing && base < hypothetical) {
+                frozen[i] = true
+                target[i] = hypothetical
+            } else {
+                target[i] = base
+            }
+        }
+        func remainingSpace() -> Double {
+            var used = outerExtra
+            for i in 0..<n { used += frozen[i] ? target[i] : items[i].computedFlexBasis }
+            return available - used
+        }
+        let initialFree = remainingSpace()
+        for _ in 0...n {
+            if !frozen.contains(false) { break }
+            var free = remainingSpace()
+            var factors = 0.0
+            for i in 0..<n where !frozen[i] {
+                factors += growing ? items[i].flexGrow : items[i].flexShrink * items[i].computedFlexBasis
+            }
+            if growing {
+                if factors < 1 {
+                    let fraction = initialFree * factors
+                    if abs(fraction) < abs(free) { free = fraction }
+                }
+            } else {
+                var shrinkSum = 0.0
+                for i in 0..<n where !frozen[i] { shrinkSum += items[i].flexShrink }
+                if shrinkSum < 1 {
+                    let fraction = initialFree * shrinkSum
+                    if abs(fraction) < abs(free) { free = fraction }
+                }
+            }
+            var violation = 0.0
+            var clamped = [Double](repeating: 0, count: n)
+            for i in 0..<n where !frozen[i] {
+                let child = items[i], base = child.computedFlexBasis
+                var size = base
+                if factors > 0 {
+                    size = growing ? base + free * child.flexGrow / factors
+                                   : base + free * child.flexShrink * base / factors
+                }
+                clamped[i] = child.boundAxis(mainAxis, size, mainAxisOwnerSize, availableInnerWidth)
+                target[i] = size
+                violation += clamped[i] - size
+            }
+            for i in 0..<n where !frozen[i] {
+                let d = clamped[i] - target[i]
+                if abs(violation) < 1e-9 || (violation > 0 && d > 0) || (violation < 0 && d < 0) { frozen[i] = true }
+                target[i] = clamped[i]
+            }
+            if abs(violation) < 1e-9 { break }
+        }
+        return target
+    }
+
     /// STEP 6 (§9.5): place the line's items along the main axis by `justifyContent` and auto
     /// margins, and measure the line's length and cross length (by baselines when aligning so).
     func justifyMainAxis(_ line: inout FlexLine, mainAxis: FlexDirection, mainMode: SizingMode,
-                         crossMode: SizingMode, mainAxisOwnerSize: Double, ownerWidth: Double,
+                         crossMode: SizingMode, mainAxisOwnerSize: Double, childMainOwnerSize: Double, ownerWidth: Double,
                          availableInnerMainDim: Double, availableInnerCrossDim: Double,
                          availableInnerWidth: Double, performLayout: Bool, baselineLayout: Bool) {
         let crossAxis = crossDirection
@@ -413,7 +493,7 @@ extension FlexBox {
             if canSkipFlex {
                 // Measuring with a fixed cross size: the bases are enough.
                 line.mainDim += child.marginForAxis(mainAxis, availableInnerWidth)
-                    + child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
+                    + child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, childMainOwnerSize)
                 line.crossDim = availableInnerCrossDim
             } else {
                 line.mainDim += child.dimensionWithMargin(mainAxis, availableInnerWidth)
