@@ -158,7 +158,9 @@ extension FlexBox {
                 childWidthMode = .atMost
             }
         }
-        if (isMainAxisRow || !scrolls) && childHeight.isNaN && !height.isNaN {
+        // The browser has no fit-content height: a stack's auto height is its content's, and
+        // percentages of it are of an indefinite length (Yoga fits it into the available one).
+        if (isMainAxisRow || !scrolls) && childHeight.isNaN && !height.isNaN && (yogaCompatible || child.stack == nil) {
             childHeight = height
             childHeightMode = .atMost
         }
@@ -334,7 +336,8 @@ extension FlexBox {
                 childCrossSize = availableInnerCrossDim
                 childCrossMode = .exactly
             } else if !crossDefinite {
-                childCrossSize = availableInnerCrossDim
+                // (No fit-content height for a stack in the browser, as in STEP 3.)
+                childCrossSize = isMainAxisRow && !yogaCompatible && child.stack != nil ? .nan : availableInnerCrossDim
                 childCrossMode = childCrossSize.isNaN ? .undefined : .atMost
             } else {
                 childCrossSize = child.resolvedDimension(crossAxis, availableInnerCrossDim) + marginCross
