@@ -126,7 +126,16 @@ extension FlexBox {
         // the items out into the available width and takes what they fill.
         var availableWidth = availableWidth, widthMode = widthMode
         if !yogaCompatible && widthMode != .exactly {
-            let (lo, hi) = try intrinsicWidths(ownerWidth: ownerWidth, context: context)
+            var heightLimit = Double.nan
+            if isWrap && !direction.isRow {
+                let pbColumn = paddingAndBorderForAxis(.column, ownerWidth)
+                if heightMode != .undefined {
+                    heightLimit = boundAxis(.column, availableHeight - marginColumn, ownerHeight, ownerWidth) - pbColumn
+                } else {
+                    heightLimit = resolvedMax(.column, ownerHeight) - pbColumn
+                }
+            }
+            let (lo, hi) = try intrinsicWidths(ownerWidth: ownerWidth, innerHeightLimit: heightLimit, context: context)
             var w = hi
             if widthMode == .atMost && !availableWidth.isNaN { w = Swift.max(lo, Swift.min(hi, availableWidth - marginRow)) }
             availableWidth = boundAxis(.row, w, ownerWidth, ownerWidth) + marginRow

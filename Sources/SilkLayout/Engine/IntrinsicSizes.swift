@@ -17,7 +17,14 @@ import SilkGeometry
 extension FlexBox {
     /// The min-content and max-content border-box widths of this stack, its own padding and
     /// border resolved against `ownerWidth`.
-    func intrinsicWidths(ownerWidth: Double, context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
+    /// `innerHeightLimit` is the inner height a wrapping column breaks its lines at (NaN: none).
+    func intrinsicWidths(ownerWidth: Double, innerHeightLimit: Double,
+                         context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
+        if isWrap && !direction.isRow {
+            let (lo, hi) = try columnWrapContentWidths(innerHeightLimit: innerHeightLimit, context: context)
+            let pb = paddingAndBorderForAxis(.row, ownerWidth)
+            return (lo + pb, hi + pb)
+        }
         if intrinsicContentWidths.min.isNaN { intrinsicContentWidths = try computeIntrinsicContentWidths(context: context) }
         let pb = paddingAndBorderForAxis(.row, ownerWidth)
         return (intrinsicContentWidths.min + pb, intrinsicContentWidths.max + pb)
@@ -49,6 +56,53 @@ extension FlexBox {
         return (lo, hi)
     }
 
+    /// A wrapping column is as wide as its lines side by side (Chromium): items are broken into
+    /// lines by their hypothetical heights (each laid out at its max-content width) within
+    /// `innerHeightLimit`, and each line is as wide as its widest item.
+    private func columnWrapContentWidths(innerHeightLimit: Double,
+                                         context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
+        var lo = 0.0, hi = 0.0, lineLo = 0.0, lineHi = 0.0, used = 0.0
+        var lines = 0, inLine = 0
+        let gap = mainGap(.nan)
+        for child in children where child.isInFlow {
+            let (cMin, cMax) = try child.widthContributions(context: context)
+            let outerHeight = try child.hypotheticalHeight(outerWidth: cMax, context: context)
+                + zeroIfNaN(child.style.margin.top.value(.nan)) + zeroIfNaN(child.style.margin.bottom.value(.nan))
+            let needed = (inLine > 0 ? gap : 0) + outerHeight
+            if inLine > 0 && !innerHeightLimit.isNaN && used + needed > innerHeightLimit + 0.0001 {
+                lo += lineLo; hi += lineHi; lines += 1
+                lineLo = 0; lineHi = 0; used = 0; inLine = 0
+            }
+            used += inLine > 0 ? needed : outerHeight
+            lineLo = Swift.max(lineLo, cMin); lineHi = Swift.max(lineHi, cMax)
+            inLine += 1
+        }
+        if inLine > 0 { lo += lineLo; hi += lineHi; lines += 1 }
+        if lines > 1, let stack {
+            let g = Swift.max(0, zeroIfNaN(stack.lineSpacing.value(.nan))) * Double(lines - 1)
+            lo += g; hi += g
+        }
+        return (lo, hi)
+    }
+
+    /// The item's flex basis as a column item (its height) within its min/max, the content's
+    /// height laid out at `outerWidth` when neither flex basis nor height is given in points.
+    private func hypotheticalHeight(outerWidth: Double, context: LayoutContext) throws(LayoutError) -> Double {
+        var h = Double.nan
+        if case .points(let b) = style.flexBasis { h = b + (isContentBox ? paddingAndBorderForAxis(.column, .nan) : 0) }
+        if h.isNaN { h = resolvedDimensionIgnoringPercentages(.column) }
+        if h.isNaN {
+            try layoutInternal(availableWidth: outerWidth, availableHeight: .nan, widthMode: .exactly,
+                               heightMode: .undefined, ownerWidth: .nan, ownerHeight: .nan,
+                               performLayout: false, context: context)
+            h = measuredHeight
+        }
+        let maxV = style.maxHeight.value(.nan), minV = style.minHeight.value(.nan)
+        if maxV >= 0 && h > maxV { h = maxV }
+        if minV >= 0 && h < minV { h = minV }
+        return Swift.max(h, paddingAndBorderForAxis(.column, .nan))
+    }
+
     /// This box's outer min-content and max-content contributions to its parent's width.
     private func widthContributions(context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
         // Percentages of the unknown width: padding and margins 0, the width `auto`.
@@ -65,10 +119,10 @@ extension FlexBox {
             if children.isEmpty {
                 lo = pb; hi = pb
             } else {
-                if intrinsicContentWidths.min.isNaN {
-                    intrinsicContentWidths = try computeIntrinsicContentWidths(context: context)
-                }
-                lo = intrinsicContentWidths.min + pb; hi = intrinsicContentWidths.max + pb
+                var limit = resolvedDimensionIgnoringPercentages(.column)
+                if limit.isNaN { limit = style.maxHeight.value(.nan) }
+                (lo, hi) = try intrinsicWidths(ownerWidth: .nan, innerHeightLimit: limit - paddingAndBorderForAxis(.column, .nan),
+                                               context: context)
             }
         } else {
             // Another element: its size with no room (min-content) and with unlimited room.
