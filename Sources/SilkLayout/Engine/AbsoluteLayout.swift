@@ -66,7 +66,11 @@ extension FlexBox {
                 childHeight = marginColumn + (childWidth - marginRow) / ratio
             }
         }
+        // The browser: an auto height (not from insets) stays indefinite for the child's own
+        // children, so their percentage heights act as auto; the final layout keeps it open.
+        var contentHeight = false
         if childWidth.isNaN || childHeight.isNaN {
+            contentHeight = childHeight.isNaN && !yogaCompatible && child.stack != nil
             var wm: SizingMode = childWidth.isNaN ? .undefined : .exactly
             let hm: SizingMode = childHeight.isNaN ? .undefined : .exactly
             // In a column, an auto-width child fits inside the containing block.
@@ -80,9 +84,9 @@ extension FlexBox {
             childWidth = child.measuredWidth + marginRow
             childHeight = child.measuredHeight + marginColumn
         }
-        try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight, widthMode: .exactly,
-                                 heightMode: .exactly, ownerWidth: blockWidth, ownerHeight: blockHeight,
-                                 performLayout: true, context: context)
+        try child.layoutInternal(availableWidth: childWidth, availableHeight: contentHeight ? .nan : childHeight,
+                                 widthMode: .exactly, heightMode: contentHeight ? .undefined : .exactly,
+                                 ownerWidth: blockWidth, ownerHeight: blockHeight, performLayout: true, context: context)
         positionAbsoluteChild(child, containing: containing, axis: mainAxis, isMainAxis: true,
                               blockWidth: blockWidth, blockHeight: blockHeight)
         positionAbsoluteChild(child, containing: containing, axis: crossDirection, isMainAxis: false,
