@@ -43,7 +43,8 @@ extension FlexBox {
         var total = 0.0
         // With a definite main size, a single item that both grows and shrinks starts from 0.
         var singleFlexChild: FlexBox?
-        if (mainAxis.isRow ? widthMode : heightMode) == .exactly {
+        // (In a wrapping container the real basis decides the lines: the browser has no shortcut.)
+        if (mainAxis.isRow ? widthMode : heightMode) == .exactly && (yogaCompatible || !isWrap) {
             for child in children where child.isFlexible {
                 // Yoga's shortcut; the browser only agrees when the factors distribute all of
                 // the free space (each at least 1: smaller sums distribute a fraction, §9.7).
