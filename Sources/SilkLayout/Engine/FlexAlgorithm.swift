@@ -216,7 +216,8 @@ extension FlexBox {
                     &line, mainAxis: mainAxis, mainAxisOwnerSize: childMainOwnerSize,
                     availableInnerMainDim: availableInnerMainDim, availableInnerCrossDim: availableInnerCrossDim,
                     availableInnerWidth: availableInnerWidth, availableInnerHeight: availableInnerHeight,
-                    mainAxisOverflows: mainAxisOverflows, crossMode: crossMode, performLayout: performLayout,
+                    mainAxisOverflows: mainAxisOverflows, crossMode: crossMode,
+                    mainIndefinite: !yogaCompatible && childMainOwnerSize.isNaN, performLayout: performLayout,
                     context: context)
             }
 

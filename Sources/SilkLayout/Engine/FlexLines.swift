@@ -123,7 +123,9 @@ extension FlexBox {
         // A definite flex basis wins over the main size even when the container's main size is
         // indefinite (the browser); Yoga then takes the child's height or width instead.
         if !resolvedFlexBasis.isNaN && (!mainAxisSize.isNaN || !yogaCompatible) {
-            if child.computedFlexBasis.isNaN {
+            // Yoga keeps a basis computed in an earlier measurement of this pass (a percentage
+            // then stays what it was of an indefinite length); the browser resolves it again.
+            if child.computedFlexBasis.isNaN || !yogaCompatible {
                 child.computedFlexBasis = maxDefined(resolvedFlexBasis, child.paddingAndBorderForAxis(mainAxis, ownerWidth))
             }
             return
@@ -251,8 +253,8 @@ extension FlexBox {
     func resolveFlexibleLengths(_ line: inout FlexLine, mainAxis: FlexDirection, mainAxisOwnerSize: Double,
                                 availableInnerMainDim: Double, availableInnerCrossDim: Double,
                                 availableInnerWidth: Double, availableInnerHeight: Double,
-                                mainAxisOverflows: Bool, crossMode: SizingMode, performLayout: Bool,
-                                context: LayoutContext) throws(LayoutError) {
+                                mainAxisOverflows: Bool, crossMode: SizingMode, mainIndefinite: Bool,
+                                performLayout: Bool, context: LayoutContext) throws(LayoutError) {
         let originalFreeSpace = line.remainingFreeSpace
         // The browser: CSS's freezing loop decides every item's main size up front.
         let targets = yogaCompatible ? [] : cssTargetMainSizes(line, mainAxis: mainAxis, mainAxisOwnerSize: mainAxisOwnerSize,
@@ -323,6 +325,13 @@ extension FlexBox {
             let marginCross = child.marginForAxis(crossAxis, availableInnerWidth)
             var childMainSize = updatedMainSize + marginMain
             var childMainMode = SizingMode.exactly
+            // The browser: in a column of indefinite height, an item that keeps its content
+            // height has an indefinite height (percentages inside it act as auto, §9.8).
+            if mainIndefinite && !isMainAxisRow && child.stack != nil && child.style.flexBasis.isAuto
+                && child.dimension(.column).isAuto && sameLength(updatedMainSize, child.computedFlexBasis) {
+                childMainSize = .nan
+                childMainMode = .undefined
+            }
             var childCrossSize: Double
             var childCrossMode: SizingMode
             let align = alignment(of: child)
