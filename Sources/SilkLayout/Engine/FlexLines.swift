@@ -327,8 +327,9 @@ extension FlexBox {
             var childMainMode = SizingMode.exactly
             // The browser: in a column of indefinite height, an item that keeps its content
             // height has an indefinite height (percentages inside it act as auto, §9.8).
-            if mainIndefinite && !isMainAxisRow && child.stack != nil && child.style.flexBasis.isAuto
-                && child.dimension(.column).isAuto && sameLength(updatedMainSize, child.computedFlexBasis) {
+            // (Percentages of that height count as auto.)
+            if mainIndefinite && !isMainAxisRow && child.stack != nil && child.style.flexBasis.value(.nan).isNaN
+                && child.dimension(.column).value(.nan).isNaN && sameLength(updatedMainSize, child.computedFlexBasis) {
                 childMainSize = .nan
                 childMainMode = .undefined
             }
