@@ -405,7 +405,8 @@ extension FlexBox {
         child.constrainMaxSizeForMode(mainAxis, availableInnerMainDim, availableInnerWidth, &childMainMode, &childMainSize)
         child.constrainMaxSizeForMode(crossAxis, availableInnerCrossDim, availableInnerWidth, &childCrossMode, &childCrossSize)
         let childWidth = isMainAxisRow ? childMainSize : childCrossSize
-        let childHeight = isMainAxisRow ? childCrossSize : childMainSize
+        let keepOpen = !isMainAxisRow && child.heightIndefinite && !yogaCompatible
+        let childHeight = isMainAxisRow ? childCrossSize : (keepOpen ? .nan : childMainSize)
         let crossAxisDoesNotGrow = (stack?.alignContent ?? .start) != .stretch && isWrap
         let widthMode: SizingMode = childWidth.isNaN || (!isMainAxisRow && crossAxisDoesNotGrow) ? .undefined : .exactly
         let heightMode: SizingMode = childHeight.isNaN || (isMainAxisRow && crossAxisDoesNotGrow) ? .undefined : .exactly
@@ -558,12 +559,15 @@ extension FlexBox {
             : lineHeight
         // Yoga adds the cross-axis margins to a column item's height; the browser keeps its
         // height (its main-axis margins).
+        let keepOpen = !isMainAxisRow && child.heightIndefinite && !yogaCompatible
         let childHeight = isMainAxisRow
             ? lineHeight
-            : child.measuredHeight + child.marginForAxis(yogaCompatible ? crossDirection : mainAxis, availableInnerWidth)
-        if !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
+            : keepOpen ? .nan : child.measuredHeight + child.marginForAxis(yogaCompatible ? crossDirection : mainAxis, availableInnerWidth)
+        // The browser lays a stretched item out again even at the same size: its cross size is
+        // now definite, so percentages inside it resolve (§9.4 step 11).
+        if !yogaCompatible || !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
             try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight,
-                                     widthMode: .exactly, heightMode: .exactly,
+                                     widthMode: .exactly, heightMode: keepOpen ? .undefined : .exactly,
                                      ownerWidth: availableInnerWidth, ownerHeight: availableInnerHeight,
                                      performLayout: true, context: context)
         }

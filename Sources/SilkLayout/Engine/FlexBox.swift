@@ -116,6 +116,9 @@ final class FlexBox {
     /// Browser mode: the min-content and max-content widths of the children (NaN until
     /// needed; IntrinsicSizes.swift). Styles do not change within a pass.
     var intrinsicContentWidths = (min: Double.nan, max: Double.nan)
+    /// Browser mode: the parent (a column of indefinite height) left this item's flexed height
+    /// indefinite, so re-layouts for stretching keep it open (FlexLines.swift, STEP 5).
+    var heightIndefinite = false
 
     init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
          parentDirection: FlexDirection?, layoutDirection: LayoutDirection, yogaCompatible: Bool) {

@@ -217,10 +217,12 @@ extension FlexBox {
         while index < children.count {
             let child = children[index]
             if !child.isInFlow { index += 1; continue }
-            // Counted before the break test, as Yoga does: the item that starts the next line
-            // also counts in this one.
-            if child.marginIsAuto(mainAxis.startEdge) { line.numberOfAutoMargins += 1 }
-            if child.marginIsAuto(mainAxis.endEdge) { line.numberOfAutoMargins += 1 }
+            // Yoga counts them before the break test: the item that starts the next line also
+            // counts in this one (the browser counts them once the item joins, below).
+            if yogaCompatible {
+                if child.marginIsAuto(mainAxis.startEdge) { line.numberOfAutoMargins += 1 }
+                if child.marginIsAuto(mainAxis.endEdge) { line.numberOfAutoMargins += 1 }
+            }
             child.lineIndex = lineIndex
             let childMargin = child.marginForAxis(mainAxis, availableInnerWidth)
             let leadingGap = line.items.isEmpty ? 0 : gap
@@ -232,6 +234,10 @@ extension FlexBox {
                 break
             }
             line.sizeConsumed += basis + childMargin + leadingGap
+            if !yogaCompatible {
+                if child.marginIsAuto(mainAxis.startEdge) { line.numberOfAutoMargins += 1 }
+                if child.marginIsAuto(mainAxis.endEdge) { line.numberOfAutoMargins += 1 }
+            }
             if child.isFlexible {
                 line.totalFlexGrowFactors += child.flexGrow
                 line.totalFlexShrinkScaledFactors += -child.flexShrink * child.computedFlexBasis
@@ -332,6 +338,9 @@ extension FlexBox {
                 && child.dimension(.column).value(.nan).isNaN && sameLength(updatedMainSize, child.computedFlexBasis) {
                 childMainSize = .nan
                 childMainMode = .undefined
+                child.heightIndefinite = true
+            } else {
+                child.heightIndefinite = false
             }
             var childCrossSize: Double
             var childCrossMode: SizingMode
