@@ -111,6 +111,28 @@ extension FlexBox {
         // Inset-placed: margins are fractions of the containing block's width, as in CSS (Yoga,
         // and yogaCompatible, take its length on this axis).
         let marginBasis = yogaCompatible ? blockSize : blockWidth
+        // The browser: with both insets set, an auto margin on this axis takes what the insets,
+        // the size and the other margin leave, negative too (CSS Positioned Layout §4.4, §4.5).
+        let leadEdge: Edge = isRow ? .left : .top, trailEdge: Edge = isRow ? .right : .bottom
+        if !yogaCompatible, let l = isRow ? insets.left : insets.top, let r = isRow ? insets.right : insets.bottom,
+           !l.isAuto, !r.isAuto, child.marginIsAuto(leadEdge) || child.marginIsAuto(trailEdge) {
+            let autoLead = child.marginIsAuto(leadEdge), autoTrail = child.marginIsAuto(trailEdge)
+            let lv = zeroIfNaN(l.value(blockSize)), rv = zeroIfNaN(r.value(blockSize))
+            var free = blockSize - lv - rv - child.measured(axis)
+            if !autoLead { free -= child.margin(leadEdge, marginBasis) }
+            if !autoTrail { free -= child.margin(trailEdge, marginBasis) }
+            let lead: Double
+            if autoLead && autoTrail {
+                // Equal halves; without room the inline-end margin takes the overflow.
+                lead = free >= 0 ? free / 2 : (flipped ? free : 0)
+            } else if autoLead {
+                lead = free
+            } else {
+                lead = child.margin(leadEdge, marginBasis)
+            }
+            child.setPosition(axis, containing.border(leadEdge) + lv + lead)
+            return
+        }
         if let start, !start.isAuto {
             let fromStart = zeroIfNaN(start.value(blockSize)) + containing.border(startEdge) + child.margin(startEdge, marginBasis)
             physical = flipped ? containing.measured(axis) - child.measured(axis) - fromStart : fromStart

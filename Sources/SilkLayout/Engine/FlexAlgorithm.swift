@@ -172,6 +172,11 @@ extension FlexBox {
         let mainAxisOverflows = mainMode != .undefined && totalMainDim > availableInnerMainDim
         // A wrapping fit-content container that overflows is as wide as it may be.
         if isWrap && mainAxisOverflows && mainMode == .atMost { mainMode = .exactly }
+        // The browser: a wrapping column broken at its max height is as high as its longest
+        // line (laid out again at that height below); Yoga takes the whole available height.
+        let columnWrapHugsLines = !yogaCompatible && isWrap && !isMainAxisRow && mainAxisOverflows
+            && heightMode == .atMost
+        var longestLine = 0.0
 
         // STEP 4: Collect items into lines (§9.3), then per line resolve flexible lengths (§9.7),
         // justify (§9.5) and align within the line (§9.6).
@@ -277,7 +282,18 @@ extension FlexBox {
             }
             totalLineCrossDim += line.crossDim + (lineCount != 0 ? lineGap : 0)
             maxLineMainDim = maxDefined(maxLineMainDim, line.mainDim)
+            longestLine = Swift.max(longestLine, line.sizeConsumed)
             lineCount += 1
+        }
+
+        if columnWrapHugsLines {
+            let height = boundAxis(.column, longestLine + paddingAndBorderMain, ownerHeight, ownerWidth)
+            if height < availableHeight - marginColumn - 0.0001 {
+                try layoutImpl(availableWidth: availableWidth, availableHeight: height + marginColumn,
+                               widthMode: widthMode, heightMode: .exactly, ownerWidth: ownerWidth,
+                               ownerHeight: ownerHeight, performLayout: performLayout, context: context)
+                return
+            }
         }
 
         // STEP 8: Multi-line containers: distribute lines (align-content, §9.4 step 15) and

@@ -334,7 +334,8 @@ extension FlexBox {
             // The browser: in a column of indefinite height, an item that keeps its content
             // height has an indefinite height (percentages inside it act as auto, §9.8).
             // (Percentages of that height count as auto.)
-            if mainIndefinite && !isMainAxisRow && child.stack != nil && child.style.flexBasis.value(.nan).isNaN
+            if mainIndefinite && !isMainAxisRow && child.stack != nil && child.style.aspectRatio == nil
+                && child.style.flexBasis.value(.nan).isNaN
                 && child.dimension(.column).value(.nan).isNaN && sameLength(updatedMainSize, child.computedFlexBasis) {
                 childMainSize = .nan
                 childMainMode = .undefined
