@@ -20,11 +20,17 @@ import SilkGeometry
 // of percentage cross sizes, multi-line item margins, Yoga's single-flex-child shortcut,
 // wrap-reverse item margins, stretching in multi-line containers (twice), relative offsets in
 // an RTL row-reverse, a min size above the max size, a percentage flex basis of an indefinite
-// main size; docs/layout.md "Deviations"). Otherwise
+// main size), and twelve more where Yoga has no CSS intrinsic sizes or definiteness rules:
+// intrinsic widths of stacks (IntrinsicSizes.swift: percentages as auto, flex bases, wrapping
+// columns), children's percentage min/max of the container, no fit-content heights, indefinite
+// heights of unflexed column items and of absolute boxes, auto margins of over-constrained
+// absolute boxes, no single-flex-child shortcut when wrapping, auto margins counted per line,
+// stretched items laid out again (docs/layout.md "Deviations"), with CSS's freezing loop for
+// flexible lengths (`cssTargetMainSizes`). Otherwise
 // Yoga's behaviour is kept where it differs from CSS: in Yoga mode relative offsets
 // are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
 // places items as Yoga does (see STEP 8), auto margins of an item that starts a new line
-// also count in the previous one, and an inset-placed absolute child's percentage margins
+// also count in the previous one (Yoga mode only), and an inset-placed absolute child's percentage margins
 // are of the containing block's length on that axis.
 // Numerics: doubles instead of Yoga's floats; a cancelled flex-factor sum snaps to 0 and line
 // breaking tolerates 0.0001 of rounding noise. Random trees agree with Yoga ~99 %; the rest
