@@ -141,9 +141,13 @@ extension FlexBox {
                     heightLimit = resolvedMax(.column, ownerHeight) - pbColumn
                 }
             }
-            let (lo, hi) = try intrinsicWidths(ownerWidth: ownerWidth, innerHeightLimit: heightLimit, context: context)
+            let hi = try intrinsicWidths(ownerWidth: ownerWidth, innerHeightLimit: heightLimit, needMin: false,
+                                         context: context).max
             var w = hi
-            if widthMode == .atMost && !availableWidth.isNaN { w = Swift.max(lo, Swift.min(hi, availableWidth - marginRow)) }
+            if widthMode == .atMost && !availableWidth.isNaN && hi > availableWidth - marginRow {
+                let lo = try intrinsicWidths(ownerWidth: ownerWidth, innerHeightLimit: heightLimit, context: context).min
+                w = Swift.max(lo, availableWidth - marginRow)
+            }
             availableWidth = boundAxis(.row, w, ownerWidth, ownerWidth) + marginRow
             widthMode = .exactly
         }

@@ -18,25 +18,31 @@ extension FlexBox {
     /// The min-content and max-content border-box widths of this stack, its own padding and
     /// border resolved against `ownerWidth`.
     /// `innerHeightLimit` is the inner height a wrapping column breaks its lines at (NaN: none).
-    func intrinsicWidths(ownerWidth: Double, innerHeightLimit: Double,
+    /// Without `needMin` only the max-content width is computed (`min` is then meaningless):
+    /// a fit-content width needs the min-content one only when the max-content one overflows.
+    func intrinsicWidths(ownerWidth: Double, innerHeightLimit: Double, needMin: Bool = true,
                          context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
         if isWrap && !direction.isRow {
-            let (lo, hi) = try columnWrapContentWidths(innerHeightLimit: innerHeightLimit, context: context)
+            let (lo, hi) = try columnWrapContentWidths(innerHeightLimit: innerHeightLimit, needMin: needMin, context: context)
             let pb = paddingAndBorderForAxis(.row, ownerWidth)
             return (lo + pb, hi + pb)
         }
-        if intrinsicContentWidths.min.isNaN { intrinsicContentWidths = try computeIntrinsicContentWidths(context: context) }
         let pb = paddingAndBorderForAxis(.row, ownerWidth)
+        if !needMin && intrinsicContentWidths.min.isNaN {
+            let c = try computeIntrinsicContentWidths(needMin: false, context: context)
+            return (c.max + pb, c.max + pb)
+        }
+        if intrinsicContentWidths.min.isNaN { intrinsicContentWidths = try computeIntrinsicContentWidths(needMin: true, context: context) }
         return (intrinsicContentWidths.min + pb, intrinsicContentWidths.max + pb)
     }
 
     /// The content-box part (the children's contributions), which does not depend on the owner.
-    private func computeIntrinsicContentWidths(context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
+    private func computeIntrinsicContentWidths(needMin: Bool, context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
         var lo = 0.0, hi = 0.0
         var count = 0
         let row = direction.isRow
         for child in children where child.isInFlow {
-            var (cMin, cMax) = try child.widthContributions(context: context)
+            var (cMin, cMax) = try child.widthContributions(needMin: needMin, context: context)
             if row { child.flexAdjustContributions(&cMin, &cMax) }
             if row {
                 hi += cMax
@@ -59,13 +65,13 @@ extension FlexBox {
     /// A wrapping column is as wide as its lines side by side (Chromium): items are broken into
     /// lines by their hypothetical heights (each laid out at its max-content width) within
     /// `innerHeightLimit`, and each line is as wide as its widest item.
-    private func columnWrapContentWidths(innerHeightLimit: Double,
+    private func columnWrapContentWidths(innerHeightLimit: Double, needMin: Bool,
                                          context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
         var lo = 0.0, hi = 0.0, lineLo = 0.0, lineHi = 0.0, used = 0.0
         var lines = 0, inLine = 0
         let gap = mainGap(.nan)
         for child in children where child.isInFlow {
-            let (cMin, cMax) = try child.widthContributions(context: context)
+            let (cMin, cMax) = try child.widthContributions(needMin: needMin, context: context)
             let outerHeight = try child.hypotheticalHeight(outerWidth: cMax, context: context)
                 + zeroIfNaN(child.style.margin.top.value(.nan)) + zeroIfNaN(child.style.margin.bottom.value(.nan))
             let needed = (inLine > 0 ? gap : 0) + outerHeight
@@ -104,7 +110,7 @@ extension FlexBox {
     }
 
     /// This box's outer min-content and max-content contributions to its parent's width.
-    private func widthContributions(context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
+    private func widthContributions(needMin: Bool, context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
         // Percentages of the unknown width: padding and margins 0, the width `auto`.
         let pb = paddingAndBorderForAxis(.row, .nan)
         var lo: Double, hi: Double
@@ -121,13 +127,13 @@ extension FlexBox {
             } else {
                 var limit = resolvedDimensionIgnoringPercentages(.column)
                 if limit.isNaN { limit = style.maxHeight.value(.nan) }
-                (lo, hi) = try intrinsicWidths(ownerWidth: .nan, innerHeightLimit: limit - paddingAndBorderForAxis(.column, .nan),
+                (lo, hi) = try intrinsicWidths(ownerWidth: .nan, innerHeightLimit: limit - paddingAndBorderForAxis(.column, .nan), needMin: needMin,
                                                context: context)
             }
         } else {
             // Another element: its size with no room (min-content) and with unlimited room.
-            let narrow = try measuredContentWidth(maxWidth: 0, context: context)
             let wide = try measuredContentWidth(maxWidth: .infinity, context: context)
+            let narrow = needMin ? try measuredContentWidth(maxWidth: 0, context: context) : wide
             lo = narrow + pb; hi = wide + pb
         }
         let margins = intrinsicMargins
