@@ -263,7 +263,9 @@ extension FlexBox {
                                 performLayout: Bool, context: LayoutContext) throws(LayoutError) {
         let originalFreeSpace = line.remainingFreeSpace
         // The browser: CSS's freezing loop decides every item's main size up front.
-        let targets = yogaCompatible ? [] : cssTargetMainSizes(line, mainAxis: mainAxis, mainAxisOwnerSize: mainAxisOwnerSize,
+        // (A line without flexible items keeps its clamped bases either way.)
+        let inflexible = line.totalFlexGrowFactors == 0 && line.totalFlexShrinkScaledFactors == 0
+        let targets = yogaCompatible || inflexible ? [] : cssTargetMainSizes(line, mainAxis: mainAxis, mainAxisOwnerSize: mainAxisOwnerSize,
                                                                availableInnerWidth: availableInnerWidth)
 
         // First pass: items whose flexed size violates min/max are frozen at the clamp.
