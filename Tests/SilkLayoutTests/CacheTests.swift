@@ -40,7 +40,9 @@ final class CountingLeaf: Sendable {
     }
 
     @Test func aDifferentConstrainedSizeIsANewEntry() throws {
-        let a = CountingLeaf(Size(width: 10, height: 10))
+        // Wider than both ranges, so each lays the leaf out at a different width (a narrower
+        // leaf is as wide in both, and its own cache answers the second pass).
+        let a = CountingLeaf(Size(width: 150, height: 10))
         let root = container([a.node])
         _ = try root.layoutThatFits(upTo(100, 100))
         let calls = a.count

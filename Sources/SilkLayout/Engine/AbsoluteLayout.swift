@@ -66,7 +66,11 @@ extension FlexBox {
                 childHeight = marginColumn + (childWidth - marginRow) / ratio
             }
         }
+        // The browser: an auto height (not from insets) stays indefinite for the child's own
+        // children, so their percentage heights act as auto; the final layout keeps it open.
+        var contentHeight = false
         if childWidth.isNaN || childHeight.isNaN {
+            contentHeight = childHeight.isNaN && !yogaCompatible && child.stack != nil
             var wm: SizingMode = childWidth.isNaN ? .undefined : .exactly
             let hm: SizingMode = childHeight.isNaN ? .undefined : .exactly
             // In a column, an auto-width child fits inside the containing block.
@@ -80,9 +84,9 @@ extension FlexBox {
             childWidth = child.measuredWidth + marginRow
             childHeight = child.measuredHeight + marginColumn
         }
-        try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight, widthMode: .exactly,
-                                 heightMode: .exactly, ownerWidth: blockWidth, ownerHeight: blockHeight,
-                                 performLayout: true, context: context)
+        try child.layoutInternal(availableWidth: childWidth, availableHeight: contentHeight ? .nan : childHeight,
+                                 widthMode: .exactly, heightMode: contentHeight ? .undefined : .exactly,
+                                 ownerWidth: blockWidth, ownerHeight: blockHeight, performLayout: true, context: context)
         positionAbsoluteChild(child, containing: containing, axis: mainAxis, isMainAxis: true,
                               blockWidth: blockWidth, blockHeight: blockHeight)
         positionAbsoluteChild(child, containing: containing, axis: crossDirection, isMainAxis: false,
@@ -107,6 +111,28 @@ extension FlexBox {
         // Inset-placed: margins are fractions of the containing block's width, as in CSS (Yoga,
         // and yogaCompatible, take its length on this axis).
         let marginBasis = yogaCompatible ? blockSize : blockWidth
+        // The browser: with both insets set, an auto margin on this axis takes what the insets,
+        // the size and the other margin leave, negative too (CSS Positioned Layout §4.4, §4.5).
+        let leadEdge: Edge = isRow ? .left : .top, trailEdge: Edge = isRow ? .right : .bottom
+        if !yogaCompatible, let l = isRow ? insets.left : insets.top, let r = isRow ? insets.right : insets.bottom,
+           !l.isAuto, !r.isAuto, child.marginIsAuto(leadEdge) || child.marginIsAuto(trailEdge) {
+            let autoLead = child.marginIsAuto(leadEdge), autoTrail = child.marginIsAuto(trailEdge)
+            let lv = zeroIfNaN(l.value(blockSize)), rv = zeroIfNaN(r.value(blockSize))
+            var free = blockSize - lv - rv - child.measured(axis)
+            if !autoLead { free -= child.margin(leadEdge, marginBasis) }
+            if !autoTrail { free -= child.margin(trailEdge, marginBasis) }
+            let lead: Double
+            if autoLead && autoTrail {
+                // Equal halves; without room the inline-end margin takes the overflow.
+                lead = free >= 0 ? free / 2 : (flipped ? free : 0)
+            } else if autoLead {
+                lead = free
+            } else {
+                lead = child.margin(leadEdge, marginBasis)
+            }
+            child.setPosition(axis, containing.border(leadEdge) + lv + lead)
+            return
+        }
         if let start, !start.isAuto {
             let fromStart = zeroIfNaN(start.value(blockSize)) + containing.border(startEdge) + child.margin(startEdge, marginBasis)
             physical = flipped ? containing.measured(axis) - child.measured(axis) - fromStart : fromStart

@@ -20,11 +20,17 @@ import SilkGeometry
 // of percentage cross sizes, multi-line item margins, Yoga's single-flex-child shortcut,
 // wrap-reverse item margins, stretching in multi-line containers (twice), relative offsets in
 // an RTL row-reverse, a min size above the max size, a percentage flex basis of an indefinite
-// main size; docs/layout.md "Deviations"). Otherwise
+// main size), and twelve more where Yoga has no CSS intrinsic sizes or definiteness rules:
+// intrinsic widths of stacks (IntrinsicSizes.swift: percentages as auto, flex bases, wrapping
+// columns), children's percentage min/max of the container, no fit-content heights, indefinite
+// heights of unflexed column items and of absolute boxes, auto margins of over-constrained
+// absolute boxes, no single-flex-child shortcut when wrapping, auto margins counted per line,
+// stretched items laid out again (docs/layout.md "Deviations"), with CSS's freezing loop for
+// flexible lengths (`cssTargetMainSizes`). Otherwise
 // Yoga's behaviour is kept where it differs from CSS: in Yoga mode relative offsets
 // are applied from the flex-start edge (mirrored on reversed axes), multi-line alignment
 // places items as Yoga does (see STEP 8), auto margins of an item that starts a new line
-// also count in the previous one, and an inset-placed absolute child's percentage margins
+// also count in the previous one (Yoga mode only), and an inset-placed absolute child's percentage margins
 // are of the containing block's length on that axis.
 // Numerics: doubles instead of Yoga's floats; a cancelled flex-factor sum snaps to 0 and line
 // breaking tolerates 0.0001 of rounding noise. Random trees agree with Yoga ~99 %; the rest
@@ -121,6 +127,31 @@ extension FlexBox {
             return
         }
 
+        // The browser sizes a stack whose width is not given as fit-content from its items'
+        // width contributions (IntrinsicSizes.swift), then lays it out at that width; Yoga lays
+        // the items out into the available width and takes what they fill.
+        var availableWidth = availableWidth, widthMode = widthMode
+        if !yogaCompatible && widthMode != .exactly {
+            var heightLimit = Double.nan
+            if isWrap && !direction.isRow {
+                let pbColumn = paddingAndBorderForAxis(.column, ownerWidth)
+                if heightMode != .undefined {
+                    heightLimit = boundAxis(.column, availableHeight - marginColumn, ownerHeight, ownerWidth) - pbColumn
+                } else {
+                    heightLimit = resolvedMax(.column, ownerHeight) - pbColumn
+                }
+            }
+            let hi = try intrinsicWidths(ownerWidth: ownerWidth, innerHeightLimit: heightLimit, needMin: false,
+                                         context: context).max
+            var w = hi
+            if widthMode == .atMost && !availableWidth.isNaN && hi > availableWidth - marginRow {
+                let lo = try intrinsicWidths(ownerWidth: ownerWidth, innerHeightLimit: heightLimit, context: context).min
+                w = Swift.max(lo, availableWidth - marginRow)
+            }
+            availableWidth = boundAxis(.row, w, ownerWidth, ownerWidth) + marginRow
+            widthMode = .exactly
+        }
+
         // STEP 1: Axes, padding and border, and the inner lengths available to the children.
         let mainAxis = direction, crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
@@ -145,9 +176,17 @@ extension FlexBox {
         if children.count > 1 {
             totalMainDim += mainGap(availableInnerMainDim) * Double(children.count - 1)
         }
+        // What the children's percentage min/max main sizes are of: the container's inner main
+        // size when it is definite (Yoga takes the container's own owner size).
+        let childMainOwnerSize = yogaCompatible ? mainAxisOwnerSize : (mainMode == .exactly ? availableInnerMainDim : .nan)
         let mainAxisOverflows = mainMode != .undefined && totalMainDim > availableInnerMainDim
         // A wrapping fit-content container that overflows is as wide as it may be.
         if isWrap && mainAxisOverflows && mainMode == .atMost { mainMode = .exactly }
+        // The browser: a wrapping column broken at its max height is as high as its longest
+        // line (laid out again at that height below); Yoga takes the whole available height.
+        let columnWrapHugsLines = !yogaCompatible && isWrap && !isMainAxisRow && mainAxisOverflows
+            && heightMode == .atMost
+        var longestLine = 0.0
 
         // STEP 4: Collect items into lines (§9.3), then per line resolve flexible lengths (§9.7),
         // justify (§9.5) and align within the line (§9.6).
@@ -159,7 +198,7 @@ extension FlexBox {
         let baselineLayout = isBaselineLayout
         while startIndex < children.count {
             var line = collectLine(from: &startIndex, lineIndex: lineCount, mainAxis: mainAxis,
-                                   mainAxisOwnerSize: mainAxisOwnerSize, availableInnerWidth: availableInnerWidth,
+                                   mainAxisOwnerSize: childMainOwnerSize, availableInnerWidth: availableInnerWidth,
                                    availableInnerMainDim: availableInnerMainDim)
             // A measurement with a fixed cross size does not need the children's final sizes.
             let canSkipFlex = !performLayout && crossMode == .exactly
@@ -189,16 +228,18 @@ extension FlexBox {
 
             if !canSkipFlex {
                 try resolveFlexibleLengths(
-                    &line, mainAxis: mainAxis, mainAxisOwnerSize: mainAxisOwnerSize,
+                    &line, mainAxis: mainAxis, mainAxisOwnerSize: childMainOwnerSize,
                     availableInnerMainDim: availableInnerMainDim, availableInnerCrossDim: availableInnerCrossDim,
                     availableInnerWidth: availableInnerWidth, availableInnerHeight: availableInnerHeight,
-                    mainAxisOverflows: mainAxisOverflows, crossMode: crossMode, performLayout: performLayout,
+                    mainAxisOverflows: mainAxisOverflows, crossMode: crossMode,
+                    mainIndefinite: !yogaCompatible && childMainOwnerSize.isNaN, performLayout: performLayout,
                     context: context)
             }
 
             // STEP 6: Main-axis justification; also measures the line's cross length.
             justifyMainAxis(&line, mainAxis: mainAxis, mainMode: mainMode, crossMode: crossMode,
-                            mainAxisOwnerSize: mainAxisOwnerSize, ownerWidth: ownerWidth,
+                            mainAxisOwnerSize: mainAxisOwnerSize, childMainOwnerSize: childMainOwnerSize,
+                            ownerWidth: ownerWidth,
                             availableInnerMainDim: availableInnerMainDim,
                             availableInnerCrossDim: availableInnerCrossDim,
                             availableInnerWidth: availableInnerWidth, performLayout: performLayout,
@@ -251,7 +292,18 @@ extension FlexBox {
             }
             totalLineCrossDim += line.crossDim + (lineCount != 0 ? lineGap : 0)
             maxLineMainDim = maxDefined(maxLineMainDim, line.mainDim)
+            longestLine = Swift.max(longestLine, line.sizeConsumed)
             lineCount += 1
+        }
+
+        if columnWrapHugsLines {
+            let height = boundAxis(.column, longestLine + paddingAndBorderMain, ownerHeight, ownerWidth)
+            if height < availableHeight - marginColumn - 0.0001 {
+                try layoutImpl(availableWidth: availableWidth, availableHeight: height + marginColumn,
+                               widthMode: widthMode, heightMode: .exactly, ownerWidth: ownerWidth,
+                               ownerHeight: ownerHeight, performLayout: performLayout, context: context)
+                return
+            }
         }
 
         // STEP 8: Multi-line containers: distribute lines (align-content, §9.4 step 15) and
@@ -379,7 +431,8 @@ extension FlexBox {
         child.constrainMaxSizeForMode(mainAxis, availableInnerMainDim, availableInnerWidth, &childMainMode, &childMainSize)
         child.constrainMaxSizeForMode(crossAxis, availableInnerCrossDim, availableInnerWidth, &childCrossMode, &childCrossSize)
         let childWidth = isMainAxisRow ? childMainSize : childCrossSize
-        let childHeight = isMainAxisRow ? childCrossSize : childMainSize
+        let keepOpen = !isMainAxisRow && child.heightIndefinite && !yogaCompatible
+        let childHeight = isMainAxisRow ? childCrossSize : (keepOpen ? .nan : childMainSize)
         let crossAxisDoesNotGrow = (stack?.alignContent ?? .start) != .stretch && isWrap
         let widthMode: SizingMode = childWidth.isNaN || (!isMainAxisRow && crossAxisDoesNotGrow) ? .undefined : .exactly
         let heightMode: SizingMode = childHeight.isNaN || (isMainAxisRow && crossAxisDoesNotGrow) ? .undefined : .exactly
@@ -532,12 +585,15 @@ extension FlexBox {
             : lineHeight
         // Yoga adds the cross-axis margins to a column item's height; the browser keeps its
         // height (its main-axis margins).
+        let keepOpen = !isMainAxisRow && child.heightIndefinite && !yogaCompatible
         let childHeight = isMainAxisRow
             ? lineHeight
-            : child.measuredHeight + child.marginForAxis(yogaCompatible ? crossDirection : mainAxis, availableInnerWidth)
-        if !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
+            : keepOpen ? .nan : child.measuredHeight + child.marginForAxis(yogaCompatible ? crossDirection : mainAxis, availableInnerWidth)
+        // The browser lays a stretched item out again even at the same size: its cross size is
+        // now definite, so percentages inside it resolve (§9.4 step 11).
+        if !yogaCompatible || !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
             try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight,
-                                     widthMode: .exactly, heightMode: .exactly,
+                                     widthMode: .exactly, heightMode: keepOpen ? .undefined : .exactly,
                                      ownerWidth: availableInnerWidth, ownerHeight: availableInnerHeight,
                                      performLayout: true, context: context)
         }

@@ -113,6 +113,12 @@ final class FlexBox {
     /// A root's finished layouts by range and parent size (a stack below a non-stack spec is
     /// often asked for the same layout again in one pass).
     @exclusivity(unchecked) var rootResults = RootResultMemo()
+    /// Browser mode: the min-content and max-content widths of the children (NaN until
+    /// needed; IntrinsicSizes.swift). Styles do not change within a pass.
+    var intrinsicContentWidths = (min: Double.nan, max: Double.nan)
+    /// Browser mode: the parent (a column of indefinite height) left this item's flexed height
+    /// indefinite, so re-layouts for stretching keep it open (FlexLines.swift, STEP 5).
+    var heightIndefinite = false
 
     init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
          parentDirection: FlexDirection?, layoutDirection: LayoutDirection, yogaCompatible: Bool) {
@@ -544,7 +550,7 @@ final class FlexBox {
         }
     }
 
-    private func elementLayout(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
+    func elementLayout(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> Layout {
         if let l = elementLayouts.lookup(range) { return l }
         let saved = context.depth, savedDirection = context.direction
         context.depth = depth

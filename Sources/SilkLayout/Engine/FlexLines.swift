@@ -43,7 +43,8 @@ extension FlexBox {
         var total = 0.0
         // With a definite main size, a single item that both grows and shrinks starts from 0.
         var singleFlexChild: FlexBox?
-        if (mainAxis.isRow ? widthMode : heightMode) == .exactly {
+        // (In a wrapping container the real basis decides the lines: the browser has no shortcut.)
+        if (mainAxis.isRow ? widthMode : heightMode) == .exactly && (yogaCompatible || !isWrap) {
             for child in children where child.isFlexible {
                 // Yoga's shortcut; the browser only agrees when the factors distribute all of
                 // the free space (each at least 1: smaller sums distribute a fraction, §9.7).
@@ -122,7 +123,9 @@ extension FlexBox {
         // A definite flex basis wins over the main size even when the container's main size is
         // indefinite (the browser); Yoga then takes the child's height or width instead.
         if !resolvedFlexBasis.isNaN && (!mainAxisSize.isNaN || !yogaCompatible) {
-            if child.computedFlexBasis.isNaN {
+            // Yoga keeps a basis computed in an earlier measurement of this pass (a percentage
+            // then stays what it was of an indefinite length); the browser resolves it again.
+            if child.computedFlexBasis.isNaN || !yogaCompatible {
                 child.computedFlexBasis = maxDefined(resolvedFlexBasis, child.paddingAndBorderForAxis(mainAxis, ownerWidth))
             }
             return
@@ -158,7 +161,9 @@ extension FlexBox {
                 childWidthMode = .atMost
             }
         }
-        if (isMainAxisRow || !scrolls) && childHeight.isNaN && !height.isNaN {
+        // The browser has no fit-content height: a stack's auto height is its content's, and
+        // percentages of it are of an indefinite length (Yoga fits it into the available one).
+        if (isMainAxisRow || !scrolls) && childHeight.isNaN && !height.isNaN && (yogaCompatible || child.stack == nil) {
             childHeight = height
             childHeightMode = .atMost
         }
@@ -212,10 +217,12 @@ extension FlexBox {
         while index < children.count {
             let child = children[index]
             if !child.isInFlow { index += 1; continue }
-            // Counted before the break test, as Yoga does: the item that starts the next line
-            // also counts in this one.
-            if child.marginIsAuto(mainAxis.startEdge) { line.numberOfAutoMargins += 1 }
-            if child.marginIsAuto(mainAxis.endEdge) { line.numberOfAutoMargins += 1 }
+            // Yoga counts them before the break test: the item that starts the next line also
+            // counts in this one (the browser counts them once the item joins, below).
+            if yogaCompatible {
+                if child.marginIsAuto(mainAxis.startEdge) { line.numberOfAutoMargins += 1 }
+                if child.marginIsAuto(mainAxis.endEdge) { line.numberOfAutoMargins += 1 }
+            }
             child.lineIndex = lineIndex
             let childMargin = child.marginForAxis(mainAxis, availableInnerWidth)
             let leadingGap = line.items.isEmpty ? 0 : gap
@@ -227,6 +234,10 @@ extension FlexBox {
                 break
             }
             line.sizeConsumed += basis + childMargin + leadingGap
+            if !yogaCompatible {
+                if child.marginIsAuto(mainAxis.startEdge) { line.numberOfAutoMargins += 1 }
+                if child.marginIsAuto(mainAxis.endEdge) { line.numberOfAutoMargins += 1 }
+            }
             if child.isFlexible {
                 line.totalFlexGrowFactors += child.flexGrow
                 line.totalFlexShrinkScaledFactors += -child.flexShrink * child.computedFlexBasis
@@ -248,9 +259,14 @@ extension FlexBox {
     func resolveFlexibleLengths(_ line: inout FlexLine, mainAxis: FlexDirection, mainAxisOwnerSize: Double,
                                 availableInnerMainDim: Double, availableInnerCrossDim: Double,
                                 availableInnerWidth: Double, availableInnerHeight: Double,
-                                mainAxisOverflows: Bool, crossMode: SizingMode, performLayout: Bool,
-                                context: LayoutContext) throws(LayoutError) {
+                                mainAxisOverflows: Bool, crossMode: SizingMode, mainIndefinite: Bool,
+                                performLayout: Bool, context: LayoutContext) throws(LayoutError) {
         let originalFreeSpace = line.remainingFreeSpace
+        // The browser: CSS's freezing loop decides every item's main size up front.
+        // (A line without flexible items keeps its clamped bases either way.)
+        let inflexible = line.totalFlexGrowFactors == 0 && line.totalFlexShrinkScaledFactors == 0
+        let targets = yogaCompatible || inflexible ? [] : cssTargetMainSizes(line, mainAxis: mainAxis, mainAxisOwnerSize: mainAxisOwnerSize,
+                                                               availableInnerWidth: availableInnerWidth)
 
         // First pass: items whose flexed size violates min/max are frozen at the clamp.
         var delta = 0.0
@@ -288,10 +304,12 @@ extension FlexBox {
         let crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
         var distributed = 0.0
-        for child in line.items {
+        for (index, child) in line.items.enumerated() {
             let basis = child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
             var updatedMainSize = basis
-            if line.remainingFreeSpace < 0 {
+            if !targets.isEmpty {
+                updatedMainSize = targets[index]
+            } else if line.remainingFreeSpace < 0 {
                 let scaled = -child.flexShrink * basis
                 if scaled != 0 {
                     // With no shrink factor left (every shrinking item frozen), Yoga shrinks by
@@ -315,6 +333,18 @@ extension FlexBox {
             let marginCross = child.marginForAxis(crossAxis, availableInnerWidth)
             var childMainSize = updatedMainSize + marginMain
             var childMainMode = SizingMode.exactly
+            // The browser: in a column of indefinite height, an item that keeps its content
+            // height has an indefinite height (percentages inside it act as auto, §9.8).
+            // (Percentages of that height count as auto.)
+            if mainIndefinite && !isMainAxisRow && child.stack != nil && child.style.aspectRatio == nil
+                && child.style.flexBasis.value(.nan).isNaN
+                && child.dimension(.column).value(.nan).isNaN && sameLength(updatedMainSize, child.computedFlexBasis) {
+                childMainSize = .nan
+                childMainMode = .undefined
+                child.heightIndefinite = true
+            } else {
+                child.heightIndefinite = false
+            }
             var childCrossSize: Double
             var childCrossMode: SizingMode
             let align = alignment(of: child)
@@ -329,7 +359,8 @@ extension FlexBox {
                 childCrossSize = availableInnerCrossDim
                 childCrossMode = .exactly
             } else if !crossDefinite {
-                childCrossSize = availableInnerCrossDim
+                // (No fit-content height for a stack in the browser, as in STEP 3.)
+                childCrossSize = isMainAxisRow && !yogaCompatible && child.stack != nil ? .nan : availableInnerCrossDim
                 childCrossMode = childCrossSize.isNaN ? .undefined : .atMost
             } else {
                 childCrossSize = child.resolvedDimension(crossAxis, availableInnerCrossDim) + marginCross
@@ -352,10 +383,85 @@ extension FlexBox {
         line.remainingFreeSpace = originalFreeSpace - distributed
     }
 
+    /// The items' main sizes by CSS Flexbox §9.7 (browser mode): items that cannot flex, or
+    /// whose hypothetical size already lies beyond their basis in the flexing direction, are
+    /// frozen; the free space (from the bases of the others) is shared by grow factors or scaled
+    /// shrink factors, a fraction of it when the factors sum to less than 1; min/max violations
+    /// freeze items and the loop repeats. (Yoga does two passes from the clamped bases instead.)
+    func cssTargetMainSizes(_ line: FlexLine, mainAxis: FlexDirection, mainAxisOwnerSize: Double,
+                            availableInnerWidth: Double) -> [Double] {
+        let items = line.items
+        let n = items.count
+        let available = line.remainingFreeSpace + line.sizeConsumed
+        let growing = line.sizeConsumed < available
+        var target = [Double](repeating: 0, count: n)
+        var frozen = [Bool](repeating: false, count: n)
+        var outerExtra = line.sizeConsumed   // margins and gaps: what is not the items' sizes
+        for (i, child) in items.enumerated() {
+            let base = child.computedFlexBasis
+            let hypothetical = child.boundAxis(mainAxis, base, mainAxisOwnerSize, availableInnerWidth)
+            outerExtra -= hypothetical
+            let factor = growing ? child.flexGrow : child.flexShrink
+            if factor == 0 || !child.isFlexible || (growing && base > hypothetical) || (!growing && base < hypothetical) {
+                frozen[i] = true
+                target[i] = hypothetical
+            } else {
+                target[i] = base
+            }
+        }
+        func remainingSpace() -> Double {
+            var used = outerExtra
+            for i in 0..<n { used += frozen[i] ? target[i] : items[i].computedFlexBasis }
+            return available - used
+        }
+        let initialFree = remainingSpace()
+        for _ in 0...n {
+            if !frozen.contains(false) { break }
+            var free = remainingSpace()
+            var factors = 0.0
+            for i in 0..<n where !frozen[i] {
+                factors += growing ? items[i].flexGrow : items[i].flexShrink * items[i].computedFlexBasis
+            }
+            if growing {
+                if factors < 1 {
+                    let fraction = initialFree * factors
+                    if abs(fraction) < abs(free) { free = fraction }
+                }
+            } else {
+                var shrinkSum = 0.0
+                for i in 0..<n where !frozen[i] { shrinkSum += items[i].flexShrink }
+                if shrinkSum < 1 {
+                    let fraction = initialFree * shrinkSum
+                    if abs(fraction) < abs(free) { free = fraction }
+                }
+            }
+            var violation = 0.0
+            var clamped = [Double](repeating: 0, count: n)
+            for i in 0..<n where !frozen[i] {
+                let child = items[i], base = child.computedFlexBasis
+                var size = base
+                if factors > 0 {
+                    size = growing ? base + free * child.flexGrow / factors
+                                   : base + free * child.flexShrink * base / factors
+                }
+                clamped[i] = child.boundAxis(mainAxis, size, mainAxisOwnerSize, availableInnerWidth)
+                target[i] = size
+                violation += clamped[i] - size
+            }
+            for i in 0..<n where !frozen[i] {
+                let d = clamped[i] - target[i]
+                if abs(violation) < 1e-9 || (violation > 0 && d > 0) || (violation < 0 && d < 0) { frozen[i] = true }
+                target[i] = clamped[i]
+            }
+            if abs(violation) < 1e-9 { break }
+        }
+        return target
+    }
+
     /// STEP 6 (§9.5): place the line's items along the main axis by `justifyContent` and auto
     /// margins, and measure the line's length and cross length (by baselines when aligning so).
     func justifyMainAxis(_ line: inout FlexLine, mainAxis: FlexDirection, mainMode: SizingMode,
-                         crossMode: SizingMode, mainAxisOwnerSize: Double, ownerWidth: Double,
+                         crossMode: SizingMode, mainAxisOwnerSize: Double, childMainOwnerSize: Double, ownerWidth: Double,
                          availableInnerMainDim: Double, availableInnerCrossDim: Double,
                          availableInnerWidth: Double, performLayout: Bool, baselineLayout: Bool) {
         let crossAxis = crossDirection
@@ -413,7 +519,7 @@ extension FlexBox {
             if canSkipFlex {
                 // Measuring with a fixed cross size: the bases are enough.
                 line.mainDim += child.marginForAxis(mainAxis, availableInnerWidth)
-                    + child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
+                    + child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, childMainOwnerSize)
                 line.crossDim = availableInnerCrossDim
             } else {
                 line.mainDim += child.dimensionWithMargin(mainAxis, availableInnerWidth)

@@ -332,6 +332,11 @@ struct GridAlgorithm {
                                          caps: maxes.map { limit[$0] >= 0 ? limit[$0] : .infinity }, beyond: maxes)
                     for (k, t) in maxes.enumerated() { newLimit[t] = max(newLimit[t], current[k] + inc[k]) }
                 }
+                // §11.5.1 step 3: an affected track's infinite growth limit becomes its base size
+                // plus the increase, even when the item needed no space: a track crossed only by
+                // spanning items stops being infinitely growable once a smaller span covered it,
+                // so larger spans grow the other tracks (Chromium does so).
+                for t in maxes where newLimit[t] < 0 { newLimit[t] = base[t] }
             }
             limit = newLimit
             for i in 0..<n where limit[i] >= 0 && limit[i] < base[i] { limit[i] = base[i] }
