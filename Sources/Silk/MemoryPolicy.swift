@@ -20,8 +20,9 @@ import Foundation
 /// ``system`` to keep glibc's defaults. A setting the user gave glibc in the environment
 /// (`MALLOC_MMAP_THRESHOLD_`, `MALLOC_ARENA_MAX`, `GLIBC_TUNABLES`) wins over the policy's.
 public struct MemoryPolicy: Sendable, Equatable {
-    /// Blocks of at least this many bytes get their own mapping (glibc `M_MMAP_THRESHOLD`,
-    /// which, once set, no longer rises); nil keeps glibc's dynamic threshold.
+    /// Blocks of at least this many bytes get their own mapping when no free heap chunk fits
+    /// them (glibc `M_MMAP_THRESHOLD`, which, once set, no longer rises); nil keeps glibc's
+    /// dynamic threshold.
     public var mmapThreshold: Int?
     /// At most this many malloc arenas (glibc `M_ARENA_MAX`); nil keeps glibc's 8 per core.
     public var arenaLimit: Int?
