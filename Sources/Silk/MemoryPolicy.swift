@@ -16,8 +16,8 @@ import Foundation
 /// heaps keep free pages.
 ///
 /// `Application` applies ``standard`` when it is created; a program that does not make an
-/// `Application` (a tool, a test host) calls ``apply()`` itself, first thing in `main`. Use
-/// ``system`` to keep glibc's defaults. A setting the user gave glibc in the environment
+/// `Application` (a tool, a test host) calls ``apply(environment:)`` itself, first thing in
+/// `main`. Use ``system`` to keep glibc's defaults. A setting the user gave glibc in the environment
 /// (`MALLOC_MMAP_THRESHOLD_`, `MALLOC_ARENA_MAX`, `GLIBC_TUNABLES`) wins over the policy's.
 public struct MemoryPolicy: Sendable, Equatable {
     /// Blocks of at least this many bytes get their own mapping when no free heap chunk fits
@@ -27,6 +27,8 @@ public struct MemoryPolicy: Sendable, Equatable {
     /// At most this many malloc arenas (glibc `M_ARENA_MAX`); nil keeps glibc's 8 per core.
     public var arenaLimit: Int?
 
+    /// A policy of your own; a value of 0 or less (or above `Int32.max`) is skipped by
+    /// ``apply(environment:)``, like nil.
     public init(mmapThreshold: Int?, arenaLimit: Int?) {
         self.mmapThreshold = mmapThreshold
         self.arenaLimit = arenaLimit
