@@ -41,8 +41,11 @@ public final class Application {
     /// here; `Application()` reads the standard options instead), blocking SIGINT and SIGTERM
     /// for every thread started afterwards so they reach the loop as events (`signalfd`)
     /// instead of killing the process mid-frame. Call it on the main thread before starting any
-    /// other thread.
-    public init(backend: Backend) {
+    /// other thread. `memoryPolicy` is set in the C heap first (see ``MemoryPolicy``: why
+    /// Silk bounds glibc's arenas and fixes its mmap threshold; ``MemoryPolicy/system`` keeps
+    /// glibc's defaults).
+    public init(backend: Backend, memoryPolicy: MemoryPolicy = .standard) {
+        memoryPolicy.apply()
         EventLoop.installSignalHandling()
         loop = EventLoop.main
         self.backend = backend
@@ -53,7 +56,7 @@ public final class Application {
     /// `LaunchOptions`): `--backend`, `--screenshot FILE.png`, `--seconds N`. Like a
     /// command-line tool, it prints one line and exits with status 2 on a bad command line, and
     /// prints the options and exits 0 for `--help`.
-    public convenience init(arguments: [String] = CommandLine.arguments) {
+    public convenience init(arguments: [String] = CommandLine.arguments, memoryPolicy: MemoryPolicy = .standard) {
         let program = arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "app"
         let parsed: LaunchOptions?
         do { parsed = try LaunchOptions.parse(Array(arguments.dropFirst())) } catch {
@@ -64,10 +67,11 @@ public final class Application {
             print("usage: \(program) [options]\n\(LaunchOptions.usage)")
             Foundation.exit(0)
         }
-        self.init(backend: options.backend, launchOptions: options)
+        self.init(backend: options.backend, launchOptions: options, memoryPolicy: memoryPolicy)
     }
 
-    init(backend: Backend, launchOptions: LaunchOptions) {
+    init(backend: Backend, launchOptions: LaunchOptions, memoryPolicy: MemoryPolicy) {
+        memoryPolicy.apply()
         EventLoop.installSignalHandling()
         loop = EventLoop.main
         self.backend = backend

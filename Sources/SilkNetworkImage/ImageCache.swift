@@ -61,8 +61,10 @@ public final class ImageCache: @unchecked Sendable {
         }
     }
 
-    /// Encoded bytes the memory tier keeps at most (default 32 MiB); least recently used
-    /// images go first.
+    /// Encoded bytes the memory tier keeps at most (default 8 MiB, about 300 feed photos of
+    /// 25 KB: screens' worth, with the disk tier behind it); least recently used images go
+    /// first. It was 32 MiB, which a long scroll filled to the end, the largest part of
+    /// `silk bench --scene feed-10k`'s growth after its warm-up (docs/benchmark.md).
     public let memoryLimit: Int
     /// Bytes of files the disk tier keeps at most (default 128 MiB).
     public let diskLimit: Int
@@ -85,13 +87,13 @@ public final class ImageCache: @unchecked Sendable {
     /// first use, not here. Any thread.
     ///
     /// - Parameters:
-    ///   - memoryLimit: encoded bytes kept in memory at most (default 32 MiB).
+    ///   - memoryLimit: encoded bytes kept in memory at most (default 8 MiB).
     ///   - diskLimit: bytes of files kept on disk at most (default 128 MiB).
     ///   - maxEntryBytes: images larger than this are not cached (default 16 MiB).
     ///   - directory: the disk tier's folder; `ImageCache.defaultDirectory()` by default, nil
     ///     for memory only.
     ///   - log: where the one-line "disk cache disabled" message goes (stderr by default).
-    public init(memoryLimit: Int = 32 << 20, diskLimit: Int = 128 << 20, maxEntryBytes: Int = 16 << 20,
+    public init(memoryLimit: Int = 8 << 20, diskLimit: Int = 128 << 20, maxEntryBytes: Int = 16 << 20,
                 directory: String? = ImageCache.defaultDirectory(),
                 log: @escaping @Sendable (String) -> Void = ImageCache.defaultLog) {
         self.memoryLimit = max(0, memoryLimit)

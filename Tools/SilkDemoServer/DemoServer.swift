@@ -106,10 +106,11 @@ public final class DemoServer: @unchecked Sendable {
     /// Connections whose request target contains `fragment` that are still open (a client that
     /// cancels closes its socket, which ends a stalled response).
     public func openConnections(containing fragment: String) -> Int { state.openConnections(containing: fragment) }
-    /// Body bytes sent on connections whose request target contains `fragment`.
+    /// Body bytes sent on connections whose request target contains `fragment` (among the
+    /// last `ServerState.recentTargets` = 1,024 distinct targets: older ones are forgotten).
     public func bytesSent(containing fragment: String) -> Int { state.bytesSent(containing: fragment) }
     /// The request head (request line and headers) of the last request whose target contains
-    /// `fragment`.
+    /// `fragment`, if that target is among the last 1,024 distinct ones.
     public func requestHead(containing fragment: String) -> String? { state.head(containing: fragment) }
     /// Lets `hold=BYTES` responses whose request target contains `fragment` send the rest of
     /// their body (now, or as soon as they reach the hold). Tests use it to see a partial body
@@ -346,18 +347,34 @@ final class ServerState: @unchecked Sendable {
     private var requests: [String] = []
     private var failures: [String: Int] = [:]
     private var open: [String: Int] = [:]
+    // Per-target details are kept for the most recent `recentTargets` targets only: a feed
+    // bench asks for ~20,000 distinct URLs, and a head each (~300 bytes) was megabytes of the
+    // memory the bench measures, in a server that stands for another machine. The request log
+    // itself (targets only) stays whole: tests count requests in it.
+    static let recentTargets = 1024
     private var sentBytes: [String: Int] = [:]
     private var heads: [String: String] = [:]
+    private var detailOrder: [String] = []
+    /// Keeps `target`'s head and byte count among the recent ones, forgetting the oldest.
+    private func _locked_noteDetail(_ target: String) {
+        guard heads[target] == nil, sentBytes[target] == nil else { return }
+        detailOrder.append(target)
+        if detailOrder.count > Self.recentTargets {
+            let oldest = detailOrder.removeFirst()
+            heads[oldest] = nil
+            sentBytes[oldest] = nil
+        }
+    }
     private var released: [String] = []
     private func locked<R>(_ body: () -> R) -> R { lock.withLock(body) }
     var isStopped: Bool { locked { stopped } }
     /// True the first time.
     func stop() -> Bool { locked { defer { stopped = true }; return !stopped } }
-    func record(_ target: String, head: String) { locked { requests.append(target); heads[target] = head } }
+    func record(_ target: String, head: String) { locked { requests.append(target); _locked_noteDetail(target); heads[target] = head } }
     func head(containing fragment: String) -> String? {
         locked { requests.last { $0.contains(fragment) }.flatMap { heads[$0] } }
     }
-    func sent(_ n: Int, for target: String) { locked { sentBytes[target, default: 0] += n } }
+    func sent(_ n: Int, for target: String) { locked { _locked_noteDetail(target); sentBytes[target, default: 0] += n } }
     func bytesSent(containing fragment: String) -> Int {
         locked { sentBytes.filter { $0.key.contains(fragment) }.values.reduce(0, +) }
     }
@@ -365,11 +382,16 @@ final class ServerState: @unchecked Sendable {
     func release(_ fragment: String) { locked { released.append(fragment) } }
     func isReleased(_ target: String) -> Bool { locked { released.contains { target.contains($0) } } }
     func opened(_ target: String) { locked { open[target, default: 0] += 1 } }
-    func closed(_ target: String) { locked { open[target, default: 0] -= 1 } }
+    func closed(_ target: String) {
+        locked {
+            open[target, default: 0] -= 1
+            if open[target] == 0 { open[target] = nil }  // 20,000 closed targets otherwise
+        }
+    }
     func openConnections(containing fragment: String) -> Int {
         locked { open.filter { $0.key.contains(fragment) }.values.reduce(0, +) }
     }
-    func resetLog() { locked { requests.removeAll(); failures.removeAll(); heads.removeAll(); sentBytes.removeAll() } }
+    func resetLog() { locked { requests.removeAll(); failures.removeAll(); heads.removeAll(); sentBytes.removeAll(); detailOrder.removeAll() } }
     /// Counts a request for `target` and returns how many there were (1 for the first).
     func countFailure(_ target: String) -> Int { locked { failures[target, default: 0] += 1; return failures[target]! } }
 }

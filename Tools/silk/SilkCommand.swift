@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Silk
 import SilkRaster
 
 /// The `silk` command: snapshots, demos, the layout evaluator and benchmarks.
@@ -18,6 +19,9 @@ struct Silk: ParsableCommand {
     static func main() {
         // Framework diagnostics (swift-log) as one "silk: …" line each on stderr.
         CLILogHandler.install()
+        // Silk's C-heap policy before any thread starts (benchmarks and tools make no
+        // `Application`, or make it after their servers' threads).
+        MemoryPolicy.standard.apply()
         // The Swift runtime's backtracer takes SIGQUIT as a crash: it prints a report and the
         // process then stays alive (a minute and more), ignoring the quit. Commands without an
         // event loop quit with the default action; the app loop blocks SIGQUIT and ends in order.
