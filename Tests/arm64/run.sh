@@ -79,8 +79,8 @@ cross() {  # cross [swift build options…]
 
 # The stages overlap where they do not depend on each other (the machine is shared: the wall
 # time is what a run costs; the CPU time is the same either way):
-#   cross debug ──► unit tests under qemu-user ─────────────────────────┐
-#              └──► cross release ──┬──► scenes ──► boards ──────────────┴──► done
+#   cross debug ──► cross release ──┬──► unit tests under qemu-user ─────┐
+#                                   ├──► scenes ──► boards ─────────────┴──► done
 #   native x86-64 build ────────────┘
 # Compiling and the emulated test run are niced (10): they are long and other work shares the
 # machine. The boards are not: their VMs boot under a time budget. Each stage logs its time.
@@ -133,16 +133,17 @@ if step cross; then
   if cross --build-tests > $W/cross-debug.log 2>&1; then timed "cross debug" $t
   else debug_ok=no; fail "cross-build (debug): $W/cross-debug.log"; grep -E 'error:' $W/cross-debug.log | head -20 || true; fi
 fi
-# 4. Unit tests on aarch64 under qemu-user, beside everything after this point.
-if step unit; then
-  if [ $debug_ok = yes ]; then unit_stage & PIDS+=($!)
-  else fail "unit tests on aarch64: not run (the debug cross build failed)"; fi
-fi
 if step release; then
   t=$SECONDS
   log "cross: silk (release) for aarch64"
   if cross -c release --product silk > $W/cross-release.log 2>&1; then timed "cross release" $t
   else fail "cross-build (release): $W/cross-release.log"; grep -E 'error:' $W/cross-release.log | head -20 || true; fi
+fi
+# 4. Unit tests on aarch64 under qemu-user, beside everything after this point (not beside the
+# release build: SwiftPM's build database in /xbuild is locked while that runs).
+if step unit; then
+  if [ $debug_ok = yes ]; then unit_stage & PIDS+=($!)
+  else fail "unit tests on aarch64: not run (the debug cross build failed)"; fi
 fi
 [ -f "$build${SILK_RELEASE#/xbuild}" ] && log "silk for aarch64: $(file -b "$build${SILK_RELEASE#/xbuild}" | cut -d, -f1-2)"
 # The scenes need the native build.
