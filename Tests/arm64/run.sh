@@ -21,8 +21,9 @@
 #              (Tests/arm64/compare.py).
 #   7. boards  QEMU's Raspberry Pi 3B (simple-framebuffer, 32 and 16 bpp) and the `virt` board
 #              (virtio-gpu-pci) boot Debian's arm64 kernel with an initramfs holding the aarch64
-#              release `silk`; the kiosk demo on fbdev must equal `silk snapshot kiosk` in every
-#              pixel (Tests/arm64/boards.sh).
+#              release `silk`; the kiosk demo on fbdev, and on virt also on KMS (--backend kms),
+#              must equal `silk snapshot kiosk` in every pixel; virt also runs `silk bench` on
+#              fbdev and KMS (Tests/arm64/boards.sh).
 # Steps 3-7 overlap where they do not depend on each other (diagram below); compiling and the
 # emulated test run are niced. Each step logs "STEP: done in N s".
 # ARM64_STEPS=cross,release,unit,… runs only those steps (roots and binfmt always). One run at a
