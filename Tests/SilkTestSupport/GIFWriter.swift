@@ -52,8 +52,12 @@ public struct GIFWriter {
     /// The bytes of one frame (graphic control block, image descriptor, LZW data).
     public static func frameBytes(_ f: Frame) -> [UInt8] {
         let flags = UInt8((f.disposal & 7) << 2) | (f.transparentIndex == nil ? 0 : 1)
-        var d: [UInt8] = [0x21, 0xF9, 4, flags] + le16(f.delay) + [f.transparentIndex ?? 0, 0]
-        d += [0x2C] + le16(f.x) + le16(f.y) + le16(f.width) + le16(f.height) + [0]
+        // One append per piece: Swift 6.0 gives up type-checking the chain of `+` (trixie).
+        var d: [UInt8] = [0x21, 0xF9, 4, flags]
+        d += le16(f.delay)
+        d += [f.transparentIndex ?? 0, 0, 0x2C]
+        for v in [f.x, f.y, f.width, f.height] { d += le16(v) }
+        d.append(0)
         return d + lzw(f.pixels)
     }
 

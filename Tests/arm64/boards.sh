@@ -29,7 +29,7 @@ inroot() { SILK_ROOT_BIND="" "$HERE/../../scripts/debian-root.sh" run "${name%-*
 # qemu-user for those (Tests/arm64/binfmt.sh), unless run.sh registered it already.
 QEMU_USER=$SILK_ROOTS/${name%-*}-amd64/usr/bin/qemu-aarch64
 OWN_BINFMT=no; [ "$("$HERE/binfmt.sh" register "$QEMU_USER")" = registered ] && OWN_BINFMT=yes
-BUDGET=${BOARDS_TIMEOUT:-150}   # seconds per VM: TCG boots of an arm64 kernel take 20-60 s here
+BUDGET=${BOARDS_TIMEOUT:-300}   # seconds per VM: TCG boots of an arm64 kernel take 20-65 s here, loaded
 W_=1024 H_=768
 T0=$SECONDS
 log() { echo "boards $(printf '[%4ds]' $((SECONDS - T0))) $*"; }

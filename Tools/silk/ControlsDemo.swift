@@ -78,12 +78,16 @@ func startControlsDemo(window: Window) -> (Double) -> Void {
     let live = Locked(false)
     window.whenDisplayed {
         // Where each control is (window points), for touch tests on a panel.
-        let named: [(String, DisplayNode)] = [("theme", demo.themeSwitch)]
-            + demo.panel.switches.enumerated().map { ("switch\($0.offset)", $0.element) }
-            + demo.panel.checkBoxes.enumerated().map { ("checkbox\($0.offset)", $0.element) }
-            + [("segmented", demo.panel.segmented), ("radio", demo.panel.radioGroup), ("dropdown", demo.panel.dropdown)]
-            + demo.panel.sliders.enumerated().map { ("slider\($0.offset)", $0.element) }
-            + demo.panel.steppers.enumerated().map { ("stepper\($0.offset)", $0.element) }
+        // Appended group by group: Swift 6.0 gives up type-checking one chain of `+` (trixie).
+        func numbered(_ prefix: String, _ nodes: [DisplayNode]) -> [(String, DisplayNode)] {
+            nodes.enumerated().map { ("\(prefix)\($0.offset)", $0.element) }
+        }
+        var named: [(String, DisplayNode)] = [("theme", demo.themeSwitch)]
+        named += numbered("switch", demo.panel.switches)
+        named += numbered("checkbox", demo.panel.checkBoxes)
+        named += [("segmented", demo.panel.segmented), ("radio", demo.panel.radioGroup), ("dropdown", demo.panel.dropdown)]
+        named += numbered("slider", demo.panel.sliders)
+        named += numbered("stepper", demo.panel.steppers)
         let map = named.map { name, n -> String in
             let b = n.bounds
             let c = n.convert(Point(x: b.midX, y: b.midY), to: nil)
