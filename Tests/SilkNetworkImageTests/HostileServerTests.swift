@@ -25,8 +25,10 @@ import SilkScenes
         guard case let .failed(error)? = log.outcome else { Issue.record("\(log.all)"); return }
         #expect(error == .tooLarge(bytes: 10_000_000_000, limit: 1 << 20))
         // FoundationNetworking ignored the `.cancel` disposition: the refusal waited for the
-        // whole body (here the server's 1 GiB cap; 10 GB from a real one).
-        #expect(Date().timeIntervalSince(start) < 15)  // generous: other hostile transfers load the machine
+        // whole body (here the test's 64 MB cap; 10 GB from a real one). Counted in bytes the
+        // server got out, not in seconds: a loaded machine cannot fail it, a waiting client can.
+        #expect(server.bytesSent(containing: tag) < 32_000_000, "\(server.bytesSent(containing: tag)) bytes went out")
+        #expect(Date().timeIntervalSince(start) < 60)  // only a hang fails this
         #expect(log.all.allSatisfy { if case .progress = $0 { return false }; return true })
         #expect(loader.downloader.peakQueuedDeliveries <= 64)
     }
@@ -50,7 +52,7 @@ import SilkScenes
         let log = loadAndWait(loader, server.url("/photo/14.jpg?w=64&h=48&gzipbomb=8000000&tag=\(tag)"))
         guard case let .failed(.tooLarge(bytes, limit))? = log.outcome else { Issue.record("\(log.all.count) events"); return }
         #expect(limit == 4 << 20 && bytes > limit)
-        #expect(Date().timeIntervalSince(start) < 15)
+        #expect(Date().timeIntervalSince(start) < 60)  // only a hang fails this; the bound is in bytes below
         let delivered = log.all.compactMap { if case let .progress(_, n, _) = $0 { return n }; return nil }.max() ?? 0
         #expect(delivered <= 4 << 20)
         // libcurl waited for the delegate: at most 64 chunks (1 MiB) were ever queued. A plain
