@@ -271,12 +271,18 @@ final class Scene {
         #expect(s.d.focusedNode === behind[1])
     }
 
-    @Test func escapeCancelsAConfirmAndTheFocusReturns() throws {
-        let (s, behind) = screen()
+    /// A destructive confirm (Cancel, Delete) that records the action chosen.
+    func deleteConfirm() -> (AlertController, Locked<[String]>) {
         let chosen = Locked<[String]>([])
         let confirm = AlertController(title: "Delete?", message: "This cannot be undone.",
                                       actions: [AlertAction("Cancel", style: .cancel) { chosen.withLock { $0.append("cancel") } },
                                                 AlertAction("Delete", style: .destructive) { chosen.withLock { $0.append("delete") } }])
+        return (confirm, chosen)
+    }
+
+    @Test func escapeCancelsAConfirmAndTheFocusReturns() throws {
+        let (s, behind) = screen()
+        let (confirm, chosen) = deleteConfirm()
         s.screen.present(confirm)
         // No default action: the focus starts on the safe choice.
         #expect(s.d.focusedNode === confirm.alertNode.buttons[0])
@@ -295,10 +301,7 @@ final class Scene {
 
     @Test func aTapOnTheBackdropChoosesCancel() {
         let (s, behind) = screen()
-        let chosen = Locked<[String]>([])
-        let confirm = AlertController(title: "Delete?", message: "This cannot be undone.",
-                                      actions: [AlertAction("Cancel", style: .cancel) { chosen.withLock { $0.append("cancel") } },
-                                                AlertAction("Delete", style: .destructive) { chosen.withLock { $0.append("delete") } }])
+        let (confirm, chosen) = deleteConfirm()
         s.screen.present(confirm)
         s.timer.fire()
         // The top-left corner is backdrop: the alert card is centred.
