@@ -331,8 +331,7 @@ BUDGET=${FBDEV_E2E_BENCH_TIMEOUT:-90} run_vm bench-bochs bochs "video=${W_}x${H_
 BUDGET=${FBDEV_E2E_KMS_TIMEOUT:-180} run_vm kms-bochs bochs "video=${W_}x${H_} app=kms" "$ROOT/Tests/e2e/fbdev_check.py" "$WORK/kms-bochs" "$WORK/reference.png" kms "$ROOT"
 BUDGET=${FBDEV_E2E_SEAT_TIMEOUT:-150} run_vm kms-seatd bochs "video=${W_}x${H_} app=seat" "$ROOT/Tests/e2e/fbdev_seat_check.py" "$WORK/kms-seatd" "$WORK/reference.png"
 BUDGET=${FBDEV_E2E_LIBINPUT_TIMEOUT:-120} run_vm kms-libinput bochs "video=${W_}x${H_} app=libinput" "$ROOT/Tests/e2e/fbdev_libinput_check.py" "$WORK/kms-libinput" "$WORK/reference.png"
-# Opt-in (FBDEV_E2E_ONLY=controls-bochs) until it has passed three runs in a row.
-[ -z "${FBDEV_E2E_ONLY:-}" ] || BUDGET=${FBDEV_E2E_CONTROLS_TIMEOUT:-100} run_vm controls-bochs bochs "video=${W_}x${H_} app=controls" "$ROOT/Tests/e2e/fbdev_controls_check.py" "$WORK/controls-bochs"
+BUDGET=${FBDEV_E2E_CONTROLS_TIMEOUT:-100} run_vm controls-bochs bochs "video=${W_}x${H_} app=controls" "$ROOT/Tests/e2e/fbdev_controls_check.py" "$WORK/controls-bochs"
 BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
 BUDGET=${FBDEV_E2E_SIGNAGE_TIMEOUT:-180} run_vm signage-bochs bochs "video=${W_}x${H_} app=signage" "$ROOT/Tests/e2e/fbdev_signage_check.py" "$WORK/signage-bochs"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
