@@ -27,6 +27,9 @@
 # (fbdev_libinput_check.py).
 # A third VM (bochs) runs `silk demo form` with the on-screen keyboard forced on and checks typing
 # by taps on it and by send-key, dead keys included (Tests/e2e/fbdev_form_check.py).
+# A VM on bochs (controls-bochs) runs `silk demo controls --backend fbdev` with a real kernel
+# touchscreen made through /dev/uinput (Tests/e2e/tools/vtouch.c; QEMU 7.2 has no multitouch
+# device): a tap turns a switch on, a drag moves a slider's thumb (fbdev_controls_check.py).
 # A fourth (signage-bochs) runs `silk demo signage --backend fbdev`: GStreamer's plugins (dlopen'd,
 # so copied by name with their ldd libraries), its registry scanner and the demo's clip are in the
 # image; the video's rectangle must show moving frames, not the poster (fbdev_signage_check.py).
@@ -112,6 +115,8 @@ if [ -x "$R/bin/udevadm" ]; then
   ln -s udevadm "$R/bin/systemd-udevd"
   mkdir -p "$R/lib/udev/rules.d"; cp /lib/udev/rules.d/60-input-id.rules "$R/lib/udev/rules.d/"
 fi
+# controls-bochs: vtouch (Tests/e2e/tools/vtouch.c), a uinput touchscreen, built static so it needs no libraries.
+cc -O2 -static -o "$R/bin/vtouch" "$ROOT/Tests/e2e/tools/vtouch.c" || echo "fbdev-e2e: building vtouch failed (controls-bochs will fail)"
 # libinput's quirks database (its libraries come with silk's ldd list above).
 [ -d /usr/share/libinput ] && cp -r --parents /usr/share/libinput "$R/"
 mkdir -p "$R/assets"; cp -r "$ROOT/assets/fonts" "$ROOT/assets/photos" "$R/assets/"
@@ -140,7 +145,7 @@ for f in compose.dir locale.alias locale.dir en_US.UTF-8; do
   [ -e /usr/share/X11/locale/$f ] && cp -rL --parents /usr/share/X11/locale/$f "$R/"
 done
 for d in /etc/fonts /usr/share/fonts/truetype/dejavu /usr/share/X11/xkb; do [ -d "$d" ] && cp -rL --parents "$d" "$R/"; done
-python3 - "$KDIR/lib/modules/$KVER" bochs evdev virtio_pci virtio_input > "$R/modules.order" <<'PY'
+python3 - "$KDIR/lib/modules/$KVER" bochs evdev virtio_pci virtio_input uinput > "$R/modules.order" <<'PY'
 import os, re, sys
 root = sys.argv[1]
 idx = {f[:-3].replace('-', '_'): os.path.join(r, f) for r, _, fs in os.walk(root) for f in fs if f.endswith('.ko')}
@@ -212,6 +217,24 @@ if grep -q "app=signage" /proc/cmdline; then
   # GStreamer's warnings go to a file the init prints after the app (a failing run's diagnosis).
   export GST_DEBUG=2 GST_DEBUG_NO_COLOR=1 GST_DEBUG_FILE=/tmp/gst.log
   /silk demo signage --backend fbdev &
+elif grep -q "app=controls" /proc/cmdline; then
+  # The controls gallery driven by a real kernel touchscreen: vtouch registers a multitouch device
+  # through /dev/uinput (before the app, which must classify it as a touchscreen) and replays the
+  # taps and drags the host writes to the second serial port; "term" ends the app.
+  mkfifo /tmp/touch
+  /bin/vtouch 1024 768 < /tmp/touch &
+  exec 3>/tmp/touch
+  i=0; while ! grep -q "Silk e2e vtouch" /sys/class/input/event*/device/name 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+  /silk demo controls --backend fbdev &
+  PID=$!
+  trap '' PIPE   # a vtouch that failed must not take the init (and the kernel) down with SIGPIPE
+  exec 4</dev/ttyS1
+  while read -r cmd <&4; do
+    case "$cmd" in term) break ;; *) echo "$cmd" >&3 ;; esac
+  done
+  echo "INIT sending SIGTERM ($cmd)"; kill -TERM $PID; wait $PID; echo "INIT app exit=$?"
+  echo quit >&3; exec 3>&-
+  echo "INIT done"; while :; do sleep 60; done
 elif grep -q "app=form" /proc/cmdline; then
   # The sign-in form with the on-screen keyboard forced on (the VM has a keyboard device), a still
   # caret, and the us(intl) layout, whose apostrophe is a dead acute.
@@ -308,6 +331,7 @@ BUDGET=${FBDEV_E2E_BENCH_TIMEOUT:-90} run_vm bench-bochs bochs "video=${W_}x${H_
 BUDGET=${FBDEV_E2E_KMS_TIMEOUT:-180} run_vm kms-bochs bochs "video=${W_}x${H_} app=kms" "$ROOT/Tests/e2e/fbdev_check.py" "$WORK/kms-bochs" "$WORK/reference.png" kms "$ROOT"
 BUDGET=${FBDEV_E2E_SEAT_TIMEOUT:-150} run_vm kms-seatd bochs "video=${W_}x${H_} app=seat" "$ROOT/Tests/e2e/fbdev_seat_check.py" "$WORK/kms-seatd" "$WORK/reference.png"
 BUDGET=${FBDEV_E2E_LIBINPUT_TIMEOUT:-120} run_vm kms-libinput bochs "video=${W_}x${H_} app=libinput" "$ROOT/Tests/e2e/fbdev_libinput_check.py" "$WORK/kms-libinput" "$WORK/reference.png"
+BUDGET=${FBDEV_E2E_CONTROLS_TIMEOUT:-100} run_vm controls-bochs bochs "video=${W_}x${H_} app=controls" "$ROOT/Tests/e2e/fbdev_controls_check.py" "$WORK/controls-bochs"
 BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
 BUDGET=${FBDEV_E2E_SIGNAGE_TIMEOUT:-180} run_vm signage-bochs bochs "video=${W_}x${H_} app=signage" "$ROOT/Tests/e2e/fbdev_signage_check.py" "$WORK/signage-bochs"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
