@@ -108,7 +108,7 @@ cli-tests:
 ## About four minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
 e2e-fbdev: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
-	timeout 600 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
+	timeout 720 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
 
 ## The example apps (Examples/*, each its own package depending on Silk by path): built, run
 ## headless with --screenshot and compared with Tests/examples/Golden.

@@ -76,8 +76,19 @@ extra=()
 packages=("${base[@]}" "${build[@]}" "${testdata[@]}" "${extra[@]}")
 want=$(printf '%s\n' "$suite" "$arch" "${packages[@]}" | sha256sum | cut -c1-16)
 
+# GLib's compiled settings schemas: --variant=extract runs no maintainer scripts, so the root
+# lacks gschemas.compiled and GIO aborts the process ("No GSettings schemas are installed") as
+# soon as GStreamer's souphttpsrc asks for a proxy. The compiled file is the same on every
+# architecture, so the host's glib-compile-schemas makes it.
+compile_schemas() {
+  local dir="$1/usr/share/glib-2.0/schemas"
+  [ -d "$dir" ] && [ ! -f "$dir/gschemas.compiled" ] || return 0
+  command -v glib-compile-schemas >/dev/null || { echo "debian-root: glib-compile-schemas missing (apt-get install libglib2.0-bin)" >&2; exit 2; }
+  glib-compile-schemas "$dir"
+}
+
 ensure() {
-  if [ -f "$root/.silk-root" ] && [ "$(cat "$root/.silk-root")" = "$want" ]; then return 0; fi
+  if [ -f "$root/.silk-root" ] && [ "$(cat "$root/.silk-root")" = "$want" ]; then compile_schemas "$root"; return 0; fi
   command -v mmdebstrap >/dev/null || { echo "debian-root: mmdebstrap missing (apt-get install mmdebstrap)" >&2; exit 2; }
   mkdir -p "$SILK_ROOTS"
   # One creator at a time per root; a second caller waits, then finds it made.
@@ -98,6 +109,7 @@ ensure() {
   [ "$arch" = amd64 ] && { [ -e "$root.new/lib64" ] || ln -s usr/lib64 "$root.new/lib64"; }
   [ -e "$root.new/usr/bin/sh" ] || ln -s dash "$root.new/usr/bin/sh"
   mkdir -p "$root.new"/{proc,dev,sys,tmp,src,build}; chmod 1777 "$root.new/tmp"
+  compile_schemas "$root.new"
   echo "$want" > "$root.new/.silk-root"
   rm -rf "$root"; mv "$root.new" "$root"
   echo "debian-root: $root ready in $((SECONDS - t0)) s ($(du -shx "$root" | cut -f1))" >&2

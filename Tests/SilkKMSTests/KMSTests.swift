@@ -113,7 +113,10 @@ import SilkInput
         #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
         seat.closeDevice(fd: fd)
         #expect(fcntl(fd, F_GETFD) == -1)   // closed
-        #expect(seat.dispatch().isEmpty)
+        // libseat 0.7 (bookworm) reports nothing here; 0.8 and later (trixie's 0.9.1) deliver the
+        // noop seat's enable at the first dispatch. Either way nothing else, and never a disable.
+        let changes = seat.dispatch()
+        #expect(changes.isEmpty || changes == [.enabled], "\(changes)")
         // A backend that is not there: one error naming it.
         #expect(throws: KMSError.self) { try LibSeat(backends: ["no-such-backend"]) }
     }
