@@ -104,8 +104,9 @@ cli-tests:
 ## The framebuffer presenter on a real /dev/fb0 in QEMU (bochs 32 bpp and vesafb RGB565): the
 ## release binary with a static Swift runtime, compared with the headless snapshot, keys, a
 ## click, SIGTERM; a third VM types into the sign-in form by on-screen keyboard taps and send-key;
-## a fourth plays the signage demo's video with GStreamer's plugins in the image.
-## About four minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
+## a fourth plays the signage demo's video with GStreamer's plugins in the image; a fifth drives the
+## controls demo by touch (a uinput touchscreen); the KMS VMs follow (docs/kms.md).
+## About eight minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
 e2e-fbdev: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
 	timeout 720 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
