@@ -153,6 +153,45 @@ import SilkTestSupport
                         containing: "beyond")
     }
 
+    /// Each bound of the check alone lets a product through; these run for minutes in rlottie
+    /// 0.1 (measured with the fuzzer, which found the first: > 20 s for one frame) and are refused.
+    @Test func magnificationAndDashCostBombsAreRefused() throws {
+        func repeater(copies: Int, scale: String) -> String {
+            #"{"ty":"rp","c":{"a":0,"k":\#(copies)},"o":{"a":0,"k":0},"tr":{"ty":"tr","p":{"a":0,"k":[8,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":\#(scale)},"r":{"a":0,"k":10},"so":{"a":0,"k":100},"eo":{"a":0,"k":50}}}"#
+        }
+        func grouped(_ items: String) -> String { "[" + Self.layer(shapes: #"{"ty":"gr","it":[\#(items)]}"#) + "]" }
+        // Five copies stretched 902 % each along x: the last is 10¹¹ times as wide (the fuzzer's input).
+        try expectError(Self.document(layers: grouped(Self.rect + "," + Self.fill + "," + repeater(copies: 5, scale: "[90190,100]"))),
+                        containing: "magnify")
+        // Three nested layer levels at 10,000 % each: 10⁶.
+        func precomp(_ ref: String, scale: String) -> String {
+            #"{"ty":0,"ind":1,"refId":"\#(ref)","ip":0,"op":60,"st":0,"w":100,"h":100,\#(Self.ks.replacingOccurrences(of: "[100,100]", with: scale))}"#
+        }
+        let scaled = Self.layer(shapes: Self.rect + "," + Self.fill).replacingOccurrences(of: "[100,100]", with: "[10000,10000]")
+        try expectError(Self.document(assets: #"[{"id":"a","layers":[\#(scaled)]},{"id":"b","layers":[\#(precomp("a", scale: "[10000,10000]"))]}]"#,
+                                      layers: "[" + precomp("b", scale: "[10000,10000]") + "]"),
+                        containing: "magnify")
+        // A square dashed every half point, in 1,000 copies: 800,000 dashes a frame.
+        let dash = #"{"ty":"st","c":{"a":0,"k":[0,0,1,1]},"o":{"a":0,"k":100},"w":{"a":0,"k":2},"lc":1,"lj":1,"d":[{"n":"d","v":{"a":0,"k":0.5}},{"n":"g","v":{"a":0,"k":0.5}}]}"#
+        let square = Self.rect.replacingOccurrences(of: "[40,40]", with: "[100,100]")
+        try expectError(Self.document(layers: grouped(square + "," + dash + "," + repeater(copies: 1000, scale: "[100,100]"))), containing: "dashes")
+        // The same dashes on one copy are 800 and drawn.
+        try withFile(Self.document(layers: grouped(square + "," + dash))) { path in _ = try LottieAnimation(contentsOf: path).render(width: 64, height: 64) }
+        // Squashed flat along one axis, rlottie's dash scale no longer follows the path.
+        let squashed = Self.document(layers: "[" + Self.layer(shapes: Self.rect + "," + dash).replacingOccurrences(of: "[100,100]", with: "[100,0]") + "]")
+        try expectError(squashed, containing: "unbounded")
+        // A dash entry without a value.
+        try expectError(Self.document(layers: grouped(Self.rect + "," + dash.replacingOccurrences(of: #""n":"g","v""#, with: #""n":"g","V""#))),
+                        containing: "has no value")
+        // A star of 10⁶ points in 1,000 copies.
+        let star = #"{"ty":"sr","sy":1,"pt":{"a":0,"k":1000},"p":{"a":0,"k":[0,0]},"r":{"a":0,"k":0},"or":{"a":0,"k":30},"os":{"a":0,"k":0},"ir":{"a":0,"k":15},"is":{"a":0,"k":0}}"#
+        try expectError(Self.document(layers: grouped(star + "," + Self.fill + "," + repeater(copies: 1000, scale: "[100,100]"))), containing: "path points")
+        // A zoom to 5,000 % and a pop-in from 0 are ordinary and drawn.
+        let zoom = Self.document(layers: "[" + Self.layer(shapes: Self.rect + "," + Self.fill + "," + dash)
+            .replacingOccurrences(of: #""s":{"a":0,"k":[100,100]}"#, with: #""s":{"a":1,"k":[{"t":0,"s":[0,0]},{"t":30,"s":[5000,5000]}]}"#) + "]")
+        try withFile(zoom) { path in _ = try LottieAnimation(contentsOf: path).render(frame: 20, width: 64, height: 64) }
+    }
+
     @Test func precompositionCyclesAndBombsAreRefused() throws {
         func precomp(_ ref: String) -> String {
             #"{"ty":0,"ind":1,"refId":"\#(ref)","ip":0,"op":60,"st":0,"w":100,"h":100,\#(Self.ks)}"#

@@ -7,7 +7,7 @@ import SilkSystem
 /// drawn (vectors: sharp at any size and scale).
 ///
 /// rlottie 0.1 trusts its input: a deeply nested document overflows the stack, a repeater of
-/// 10⁸ copies or a dash pattern of 10⁻⁴ runs for minutes and takes gigabytes, and an image asset
+/// 10⁸ copies, a dash pattern of 10⁻⁴ or a shape magnified 10¹³ times runs for minutes and takes gigabytes, and an image asset
 /// with a path is read from disk. So Silk checks the document **before** rlottie sees it:
 /// - files over ``maximumBytes`` are refused unread;
 /// - JSON nesting deeper than ``maximumNesting`` is refused by a byte scan (no recursion), then
@@ -17,6 +17,9 @@ import SilkSystem
 /// - every number is finite and at most ``maximumMagnitude`` in size;
 /// - repeaters: copies (static or keyframed) multiplied along nesting at most
 ///   ``maximumRepeaterCopies``; dashes and gaps at least ``minimumDashLength`` each;
+/// - what a frame costs: transforms (with parents, precompositions, groups and repeater copies
+///   compounding) magnify a shape at most ``maximumMagnification`` times, a frame has at most
+///   ``maximumShapePoints`` path points and about ``maximumDashes`` dashes;
 /// - precompositions: no cycle, at most ``maximumLayers`` layers once every precomposition is
 ///   expanded (a precomposition used ten times by ten levels is 10¹⁰ layers);
 /// - image assets only as embedded `data:` URLs (no file is read: an asset naming a path is
@@ -42,6 +45,16 @@ public struct LottieAnimation: Sendable {
     public static let maximumRepeaterCopies = 1_000.0
     /// Shortest dash or gap of a dashed stroke.
     public static let minimumDashLength = 0.5
+    /// Most a shape may be magnified by the transforms above it (layers, parents,
+    /// precompositions, groups, repeater copies compounding): beyond this rlottie's fixed-point
+    /// rasterizer overflows and runs without end.
+    public static let maximumMagnification = 10_000.0
+    /// Most path points one frame may have with repeaters and precompositions expanded
+    /// (a rectangle is 8, a star 2 per point, a path 3 per vertex).
+    public static let maximumShapePoints = 500_000.0
+    /// Most dashes one frame may have: each dashed stroke's path length over its shortest dash
+    /// or gap, times its copies and how unevenly it is scaled.
+    public static let maximumDashes = 100_000.0
     /// Largest magnitude of any number in the document (as large as the frame count may be).
     public static let maximumMagnitude = 1e6
     /// Most pixels of one embedded image asset.
@@ -236,9 +249,49 @@ public final class LottieRenderer: @unchecked Sendable {
 }
 
 /// The structural checks of ``LottieAnimation`` (one walk over the parsed JSON).
+///
+/// Besides counts and magnitudes, the walk estimates what a frame costs rlottie, because each
+/// bound alone still lets a product through: a 40-point rectangle repeated five times at 900 %
+/// scale per copy is 10¹³ pixels wide (rlottie's 26.6 fixed-point rasterizer then runs without
+/// end), and a 100-point square dashed every half point in 1,000 copies is 400,000 dashes per
+/// frame (seconds each). So every layer and shape group carries the transform context it is
+/// drawn in: how much it is magnified at most (the product of the largest scale of every
+/// transform above it, repeaters' per-copy scale compounded over their copies, skew included)
+/// and how unevenly (the product of each transform's largest axis ratio: rlottie scales a dash
+/// by the matrix's mean scale, so a stretched path gets more dashes than its length says).
 struct LottieCheck {
     struct Failure: Error { let reason: String }
     let root: [String: Any]
+
+    /// How a layer or shape is drawn relative to the composition.
+    struct Context {
+        var magnification = 1.0
+        var anisotropy = 1.0
+        var copies = 1.0
+        func concatenating(_ t: (magnification: Double, anisotropy: Double)) -> Context {
+            Context(magnification: magnification * t.magnification, anisotropy: anisotropy * t.anisotropy, copies: copies)
+        }
+    }
+
+    /// What a subtree costs per frame, relative to the context it was measured in.
+    struct Cost {
+        var layers = 0.0
+        var points = 0.0
+        var dashes = 0.0
+        var magnification = 1.0
+        /// Length of the paths of a shape list, in the list's coordinates.
+        var length = 0.0
+        mutating func add(_ other: Cost, anisotropy: Double = 1, magnification m: Double = 1) {
+            layers += other.layers
+            points += other.points
+            dashes += Cost.stretched(other.dashes, by: anisotropy)
+            magnification = max(magnification, other.magnification * m)
+        }
+        /// Dashes under an anisotropy; no dashes stay none even under an unbounded one.
+        static func stretched(_ dashes: Double, by anisotropy: Double) -> Double {
+            dashes == 0 ? 0 : dashes * anisotropy
+        }
+    }
 
     func run() throws(Failure) {
         try checkNumbers(root, depth: 0)
@@ -250,30 +303,92 @@ struct LottieCheck {
             if let p = asset["p"] as? String { try checkImage(p, id: id) }
             if asset["u"] is String, !(asset["p"] is String) { throw Failure(reason: "Lottie image asset '\(id)' has no embedded data") }
         }
-        // Layers with every precomposition expanded where it is used; a cycle is an error.
-        var memo: [String: Double] = [:]
+        // Each precomposition is measured once in its own frame (identity context), then scaled
+        // into every place it is used; a cycle is an error.
+        var memo: [String: Cost] = [:]
         var visiting: Set<String> = []
-        func count(_ layers: [Any]) throws(Failure) -> Double {
-            var n = 0.0
+        func measure(_ layers: [Any]) throws(Failure) -> Cost {
+            var cost = Cost()
+            var byIndex: [Int: [String: Any]] = [:]
             for case let layer as [String: Any] in layers {
-                n += 1
-                try checkShapes(layer["shapes"] as? [Any] ?? [], copies: 1)
-                guard let ref = layer["refId"] as? String, let inner = precomps[ref] else { continue }
-                if let m = memo[ref] { n += m; continue }
-                guard !visiting.contains(ref) else { throw Failure(reason: "Lottie precomposition '\(ref)' contains itself") }
-                visiting.insert(ref)
-                let m = try count(inner)
-                visiting.remove(ref)
-                memo[ref] = m
-                n += m
-                if n > Double(LottieAnimation.maximumLayers) { break }
+                if let ind = (layer["ind"] as? NSNumber)?.intValue { byIndex[ind] = layer }
             }
-            return n
+            for case let layer as [String: Any] in layers {
+                cost.layers += 1
+                let context = Context().concatenating(chainTransform(of: layer, in: byIndex))
+                let shapes = try measureShapes(layer["shapes"] as? [Any] ?? [], context: context)
+                cost.add(shapes)
+                guard let ref = layer["refId"] as? String, let inner = precomps[ref] else { continue }
+                let innerCost: Cost
+                if let m = memo[ref] { innerCost = m } else {
+                    guard !visiting.contains(ref) else { throw Failure(reason: "Lottie precomposition '\(ref)' contains itself") }
+                    visiting.insert(ref)
+                    innerCost = try measure(inner)
+                    visiting.remove(ref)
+                    memo[ref] = innerCost
+                }
+                cost.add(innerCost, anisotropy: context.anisotropy, magnification: context.magnification)
+                if cost.layers > Double(LottieAnimation.maximumLayers) { break }
+            }
+            return cost
         }
-        let total = try count(root["layers"] as? [Any] ?? [])
-        guard total <= Double(LottieAnimation.maximumLayers) else {
+        let total = try measure(root["layers"] as? [Any] ?? [])
+        guard total.layers <= Double(LottieAnimation.maximumLayers) else {
             throw Failure(reason: "Lottie animation has more than \(LottieAnimation.maximumLayers) layers with its precompositions expanded")
         }
+        guard total.magnification <= LottieAnimation.maximumMagnification else {
+            throw Failure(reason: "Lottie transforms magnify a shape \(Self.format(total.magnification))×, over \(Self.format(LottieAnimation.maximumMagnification))×")
+        }
+        guard total.points <= LottieAnimation.maximumShapePoints else {
+            throw Failure(reason: "Lottie frame has about \(Self.format(total.points)) path points with repeaters and precompositions expanded, over \(Self.format(LottieAnimation.maximumShapePoints))")
+        }
+        guard total.dashes.isFinite else {
+            throw Failure(reason: "Lottie dashed stroke is scaled to 0 along one axis only, which makes its dashes unbounded")
+        }
+        guard total.dashes <= LottieAnimation.maximumDashes else {
+            throw Failure(reason: "Lottie frame has about \(Self.format(total.dashes)) dashes, over \(Self.format(LottieAnimation.maximumDashes))")
+        }
+    }
+
+    private static func format(_ v: Double) -> String {
+        v < 1e6 ? String(Int(v.rounded())) : String(format: "%.1e", v)
+    }
+
+    /// A layer's transform composed with its parents' (`parent` names another layer's `ind`
+    /// in the same list; a parent cycle is cut where it closes, as rlottie does).
+    private func chainTransform(of layer: [String: Any], in byIndex: [Int: [String: Any]]) -> (magnification: Double, anisotropy: Double) {
+        var m = 1.0, a = 1.0
+        var current: [String: Any]? = layer
+        var seen: Set<Int> = []
+        while let l = current {
+            let t = transformFactors(l["ks"])
+            m *= t.magnification; a *= t.anisotropy
+            guard let parent = (l["parent"] as? NSNumber)?.intValue, seen.insert(parent).inserted else { break }
+            current = byIndex[parent]
+        }
+        return (m, a)
+    }
+
+    /// How much one transform object (`ks`, a group's `tr`) magnifies at most, and its largest
+    /// axis ratio, over all its keyframes. Scale is in percent; skew `sk` in degrees stretches
+    /// by up to 1 + |tan sk|. A keyframe with both axes 0 draws nothing, so it adds no ratio; one
+    /// axis 0 and the other not is an unbounded ratio.
+    private func transformFactors(_ transform: Any?) -> (magnification: Double, anisotropy: Double) {
+        guard let t = transform as? [String: Any] else { return (1, 1) }
+        var magnification = 0.0, anisotropy = 1.0
+        let scales = vectors(of: t["s"])
+        for s in scales {
+            let x = abs(s.first ?? 100) / 100, y = abs(s.count > 1 ? s[1] : 100) / 100
+            magnification = max(magnification, x, y)
+            let low = min(x, y), high = max(x, y)
+            if high > 0 { anisotropy = max(anisotropy, low > 0 ? high / low : .infinity) }
+        }
+        if scales.isEmpty { magnification = 1 }
+        if let skew = values(of: t["sk"]).map({ abs($0) }).max(), skew > 0 {
+            let stretch = 1 + abs(tan(skew.truncatingRemainder(dividingBy: 180) * .pi / 180))
+            magnification *= stretch; anisotropy *= stretch * stretch
+        }
+        return (magnification, anisotropy)
     }
 
     /// Every number finite and within ``LottieAnimation/maximumMagnitude``.
@@ -299,37 +414,140 @@ struct LottieCheck {
 
     /// Every number an animatable property holds, keyframes' start and end values included.
     private func values(of property: Any?) -> [Double] {
-        guard let p = property as? [String: Any], let k = p["k"] else { return [] }
-        var values: [Double] = []
-        func collect(_ v: Any) {
-            if let n = v as? NSNumber { values.append(n.doubleValue) }
-            else if let a = v as? [Any] { a.forEach(collect) }
-            else if let kf = v as? [String: Any] { [kf["s"], kf["e"]].compactMap { $0 }.forEach(collect) }
-        }
-        collect(k)
-        return values
+        vectors(of: property).flatMap { $0 }
     }
 
-    /// Repeater copies (multiplied down nested groups) and dash lengths.
-    private func checkShapes(_ shapes: [Any], copies: Double) throws(Failure) {
-        var here = copies
-        for case let shape as [String: Any] in shapes where shape["ty"] as? String == "rp" {
-            here *= max(1, largestValue(shape["c"]) ?? 1)
+    /// Each value an animatable property takes, as a vector: the static value, or every
+    /// keyframe's start and end.
+    private func vectors(of property: Any?) -> [[Double]] {
+        guard let p = property as? [String: Any], let k = p["k"] else { return [] }
+        func numbers(_ v: Any) -> [Double]? {
+            if let n = v as? NSNumber { return [n.doubleValue] }
+            if let a = v as? [Any], a.allSatisfy({ $0 is NSNumber }) { return a.map { ($0 as! NSNumber).doubleValue } }
+            return nil
         }
-        guard here <= LottieAnimation.maximumRepeaterCopies else {
-            throw Failure(reason: "Lottie repeaters make more than \(Int(LottieAnimation.maximumRepeaterCopies)) copies of a shape")
+        if let v = numbers(k) { return [v] }
+        var result: [[Double]] = []
+        for case let kf as [String: Any] in k as? [Any] ?? [] {
+            for v in [kf["s"], kf["e"]].compactMap({ $0 }) { if let n = numbers(v) { result.append(n) } }
         }
-        for case let shape as [String: Any] in shapes {
-            let type = shape["ty"] as? String
-            if type == "gr" { try checkShapes(shape["it"] as? [Any] ?? [], copies: here) }
-            if type == "st" || type == "gs", let dashes = shape["d"] as? [Any] {
-                for case let dash as [String: Any] in dashes where (dash["n"] as? String) != "o" {
-                    if let v = smallestValue(dash["v"]), v < LottieAnimation.minimumDashLength {
-                        throw Failure(reason: "Lottie dash or gap of \(v) is shorter than \(LottieAnimation.minimumDashLength)")
-                    }
-                }
+        return result
+    }
+
+    /// Each shape a path property (`sh`'s `ks`) takes: static `{"k": {"v": …}}` or keyframes
+    /// whose `s` holds one.
+    private func pathShapes(_ property: Any?) -> [[String: Any]] {
+        guard let p = property as? [String: Any], let k = p["k"] else { return [] }
+        if let shape = k as? [String: Any] { return [shape] }
+        var result: [[String: Any]] = []
+        for case let kf as [String: Any] in k as? [Any] ?? [] {
+            for v in [kf["s"], kf["e"]] {
+                if let s = v as? [String: Any] { result.append(s) }
+                if let a = v as? [Any] { result += a.compactMap { $0 as? [String: Any] } }
             }
         }
+        return result
+    }
+
+    /// Points and a length bound of one path shape (`rc`, `el`, `sr`, `sh`) in its own
+    /// coordinates: the perimeter of a rectangle or ellipse's box, a star's edges at their
+    /// longest, a Bézier path's control polygon (never shorter than the curve).
+    private func pathMeasure(_ shape: [String: Any], type: String) -> (points: Double, length: Double) {
+        func largest(_ key: String) -> Double { values(of: shape[key]).map { abs($0) }.max() ?? 0 }
+        switch type {
+        case "rc", "el":
+            return (type == "rc" ? 8 : 4, 4 * largest("s"))
+        case "sr":
+            let points = min(largest("pt"), LottieAnimation.maximumMagnitude)
+            return (2 * points, 2 * points * (largest("or") + largest("ir")))
+        case "sh":
+            var points = 0.0, length = 0.0
+            for s in pathShapes(shape["ks"]) {
+                let v = (s["v"] as? [Any] ?? []).map(point), i = (s["i"] as? [Any] ?? []).map(point), o = (s["o"] as? [Any] ?? []).map(point)
+                points = max(points, Double(v.count) * 3)
+                var l = 0.0
+                for n in v.indices {
+                    let next = v[(n + 1) % v.count]
+                    l += hypot(next.0 - v[n].0, next.1 - v[n].1)
+                    if n < o.count { l += 2 * hypot(o[n].0, o[n].1) }
+                    if n < i.count { l += 2 * hypot(i[n].0, i[n].1) }
+                }
+                length = max(length, l)
+            }
+            return (points, length)
+        default:
+            return (0, 0)
+        }
+    }
+
+    private func point(_ value: Any) -> (Double, Double) {
+        guard let a = value as? [Any], a.count >= 2, let x = a[0] as? NSNumber, let y = a[1] as? NSNumber else { return (0, 0) }
+        return (x.doubleValue, y.doubleValue)
+    }
+
+    /// One shape list (a layer's `shapes` or a group's `it`): repeater copies multiplied down
+    /// nested groups, points per frame, the dashes of every dashed stroke over the paths it
+    /// strokes (all the list's paths and its groups' paths, in the list's coordinates), and how
+    /// much the list's own transforms magnify.
+    private func measureShapes(_ shapes: [Any], context outer: Context) throws(Failure) -> Cost {
+        var context = outer
+        var cost = Cost()
+        cost.magnification = outer.magnification
+        for case let shape as [String: Any] in shapes {
+            switch shape["ty"] as? String {
+            case "rp":
+                let copies = max(1, largestValue(shape["c"]) ?? 1)
+                context.copies *= copies
+                // Each copy applies the repeater's transform once more: the last is magnified
+                // by its scale to the power copies − 1.
+                let step = transformFactors(shape["tr"])
+                let n = min(copies - 1, 4096)
+                context.magnification *= pow(max(1, step.magnification), n)
+                context.anisotropy *= pow(step.anisotropy, n)
+            case "tr":
+                context = context.concatenating(transformFactors(shape))
+            default: break
+            }
+        }
+        guard context.copies <= LottieAnimation.maximumRepeaterCopies else {
+            throw Failure(reason: "Lottie repeaters make more than \(Int(LottieAnimation.maximumRepeaterCopies)) copies of a shape")
+        }
+        cost.magnification = max(cost.magnification, context.magnification)
+        // Path length in this list's coordinates (nested groups scaled into them).
+        var length = 0.0
+        var strokes: [[String: Any]] = []
+        for case let shape as [String: Any] in shapes {
+            let type = shape["ty"] as? String ?? ""
+            switch type {
+            case "gr":
+                let inner = try measureShapes(shape["it"] as? [Any] ?? [], context: Context(magnification: 1, anisotropy: 1, copies: context.copies))
+                // The group was measured in its own frame: bring it into this one.
+                cost.add(inner, anisotropy: context.anisotropy, magnification: context.magnification)
+                length += inner.length * inner.magnification
+            case "st", "gs":
+                if shape["d"] is [Any] { strokes.append(shape) }
+            default:
+                let m = pathMeasure(shape, type: type)
+                cost.points += m.points * context.copies
+                length += m.length
+            }
+        }
+        cost.length = length
+        for stroke in strokes {
+            var shortest = Double.infinity
+            for case let dash as [String: Any] in stroke["d"] as? [Any] ?? [] where (dash["n"] as? String) != "o" {
+                guard let v = smallestValue(dash["v"]) else {
+                    throw Failure(reason: "Lottie dash entry '\(dash["n"] as? String ?? "?")' has no value")
+                }
+                shortest = min(shortest, v)
+            }
+            guard shortest.isFinite else { continue }
+            guard shortest >= LottieAnimation.minimumDashLength else {
+                throw Failure(reason: "Lottie dash or gap of \(shortest) is shorter than \(LottieAnimation.minimumDashLength)")
+            }
+            cost.dashes += Cost.stretched(length / shortest * context.copies, by: context.anisotropy)
+        }
+        return cost
     }
 
     /// An image asset must be an embedded `data:` URL of a PNG or JPEG within the pixel limit.
