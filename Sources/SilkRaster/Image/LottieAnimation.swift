@@ -54,7 +54,7 @@ public struct LottieAnimation: Sendable {
     public static let maximumShapePoints = 500_000.0
     /// Most dashes one frame may have: each dashed stroke's path length over its shortest dash
     /// or gap, times its copies and how unevenly it is scaled.
-    public static let maximumDashes = 100_000.0
+    public static let maximumDashes = 20_000.0
     /// Largest magnitude of any number in the document (as large as the frame count may be).
     public static let maximumMagnitude = 1e6
     /// Most pixels of one embedded image asset.
