@@ -69,7 +69,7 @@ import SilkLayoutTools
         let url = try #require(Bundle.module.url(forResource: "chromium-flex-deviations", withExtension: "json",
                                                  subdirectory: "Fixtures"))
         let cases = try CorpusFile.load(contentsOf: url)
-        #expect(cases.count == 26)
+        #expect(cases.count == 29)
         let browser = cases.compactMap { c in CorpusEvaluator.run(c, tolerance: 0).failure.map { "\(c.name): \($0)" } }
         #expect(browser.isEmpty, "\(browser.joined(separator: "\n"))")
         let yoga = cases.filter { !CorpusEvaluator.run($0, tolerance: 0, yogaCompatible: true).passed }.map(\.name)
@@ -83,7 +83,9 @@ import SilkLayoutTools
                          "abs_auto_margin_overconstrained", "no_fit_content_height", "column_wrap_intrinsic_width",
                          "abs_auto_height_percent_children", "wrap_single_flex_child_real_basis",
                          "indefinite_column_item_percent_height", "auto_margin_of_next_line",
-                         "stretched_item_percent_basis", "stretched_column_item_stays_indefinite"])
+                         "stretched_item_percent_basis", "stretched_column_item_stays_indefinite",
+                         "overflowing_space_evenly_in_row_reverse", "overflowing_space_around_lines_in_wrap_reverse",
+                         "abs_auto_margin_overlapping_insets"])
     }
 
     /// The browser-generated corpus holds only cases where Yoga and the browser agree: it passes

@@ -118,7 +118,10 @@ extension FlexBox {
            !l.isAuto, !r.isAuto, child.marginIsAuto(leadEdge) || child.marginIsAuto(trailEdge) {
             let autoLead = child.marginIsAuto(leadEdge), autoTrail = child.marginIsAuto(trailEdge)
             let lv = zeroIfNaN(l.value(blockSize)), rv = zeroIfNaN(r.value(blockSize))
-            var free = blockSize - lv - rv - child.measured(axis)
+            // The inset-modified containing block is clamped to zero size at its start edge
+            // when the insets overlap (§4.1); the end inset gives way.
+            let area = max(0, blockSize - lv - rv)
+            var free = area - child.measured(axis)
             if !autoLead { free -= child.margin(leadEdge, marginBasis) }
             if !autoTrail { free -= child.margin(trailEdge, marginBasis) }
             let lead: Double
@@ -130,7 +133,8 @@ extension FlexBox {
             } else {
                 lead = child.margin(leadEdge, marginBasis)
             }
-            child.setPosition(axis, containing.border(leadEdge) + lv + lead)
+            let areaStart = flipped && blockSize - lv - rv < 0 ? blockSize - rv : lv
+            child.setPosition(axis, containing.border(leadEdge) + areaStart + lead)
             return
         }
         if let start, !start.isAuto {

@@ -14,13 +14,14 @@ import SilkGeometry
 //  - Right-to-left: a row resolves to row-reverse (and back) and a column's cross axis runs
 //    from the right, as in Yoga and the browser (Direction.swift).
 //  - Baselines without `style.ascender` are synthesized from the first child (or the bottom edge).
-// Where Yoga and the browser disagree, thirteen deviations follow the browser unless
+// Where Yoga and the browser disagree, sixteen deviations follow the browser unless
 // `yogaCompatible` (relative offsets on reversed axes, wrap-reverse padding, absolute
 // children's percentage margins, a definite flex basis in an indefinite container, no stretch
 // of percentage cross sizes, multi-line item margins, Yoga's single-flex-child shortcut,
 // wrap-reverse item margins, stretching in multi-line containers (twice), relative offsets in
 // an RTL row-reverse, a min size above the max size, a percentage flex basis of an indefinite
-// main size), and twelve more where Yoga has no CSS intrinsic sizes or definiteness rules:
+// main size, the `safe center` fallback of overflowing `space-around`/`space-evenly` lines and
+// justification, overlapping insets of an absolute child with an auto margin), and twelve more where Yoga has no CSS intrinsic sizes or definiteness rules:
 // intrinsic widths of stacks (IntrinsicSizes.swift: percentages as auto, flex bases, wrapping
 // columns), children's percentage min/max of the container, no fit-content heights, indefinite
 // heights of unflexed column items and of absolute boxes, auto margins of over-constrained
@@ -465,7 +466,11 @@ extension FlexBox {
         var alignContent = stack?.alignContent ?? .start
         if !(remaining >= 0) {
             switch alignContent {
-            case .spaceBetween, .stretch, .spaceAround, .spaceEvenly: alignContent = .start
+            case .spaceBetween, .stretch: alignContent = .start
+            case .spaceAround, .spaceEvenly:
+                // `safe center`, as in justification: overflowing lines start at the block or
+                // inline start, the flex-end side under `wrap-reverse` (Yoga: flex-start).
+                alignContent = !yogaCompatible && stack?.flexWrap == .wrapReverse ? .end : .start
             default: break
             }
         }

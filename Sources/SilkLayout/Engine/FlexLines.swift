@@ -484,7 +484,12 @@ extension FlexBox {
         var justify = stack?.justifyContent ?? .start
         if !(line.remainingFreeSpace >= 0) {
             switch justify {
-            case .spaceBetween, .spaceAround, .spaceEvenly: justify = .start
+            case .spaceBetween: justify = .start
+            case .spaceAround, .spaceEvenly:
+                // The browser: their fallback is `safe center` (CSS Box Alignment §4.3), so an
+                // overflowing line starts at the writing mode's start edge, which is the
+                // flex-end one in a reversed direction (Yoga: flex-start).
+                justify = !yogaCompatible && stack?.direction.flexDirection.isReverse == true ? .end : .start
             default: break
             }
         }
