@@ -4,7 +4,9 @@
 Prints the XCTest and swift-testing totals and every failing test. A failure listed in
 Tests/portability/known-differences.txt for this LABEL's suite (first word: trixie, sid) is
 reported as known (with the file's reason) and does not fail the run unless PORTABILITY_STRICT=1;
-any other failure, a crash (no totals) or a non-zero STATUS without failures named does.
+any other failure, a crash or a non-zero STATUS without failures named does. A crash is a runner
+(XCTest, swift-testing) that printed its start line but not its final summary: a run that
+aborts in swift-testing after XCTest's totals is one (GIO's abort on aarch64 once looked green).
 Exit status 0 when nothing unexpected failed. FAILED.TXT receives the unexpected failures' names
 (regular expressions for `swift test --filter`, one a line)."""
 import os, re, sys
@@ -28,10 +30,17 @@ failing = {n.strip('"') for n in failing}
 def short(n): return n if ' ' in n else n.split('.')[-1]
 unexpected = sorted(n for n in failing if short(n) not in known and n not in known)
 expected = sorted(n for n in failing if short(n) in known or n in known)
+xc_started = re.search(r"Test Suite '(?:All|Selected) tests' started", text)
+xc_ended = re.search(r"Test Suite '(?:All|Selected) tests' (?:passed|failed) at", text)
+st_started = re.search(r'Test run started\.', text)
+crashed = [n for n, a, b in (('XCTest', xc_started, xc_ended), ('swift-testing', st_started, st))
+           if a and not b]
 tot = []
 if xc: tot.append(f'XCTest {xc[-1][0]} tests, {xc[-1][1]} failures')
 if st: tot.append(f'swift-testing {st[-1][0]} tests {st[-1][1]}' + (f' ({st[-1][2]} issues)' if st[-1][2] else ''))
 print(f'portability {label}: ' + ('; '.join(tot) if tot else 'no test totals in the log (crashed?)'))
+for n in crashed:
+    print(f'portability {label}: FAIL {n} started but printed no final summary (crashed?)')
 for n in expected:
     print(f'portability {label}: known difference: {n}: {known.get(short(n)) or known.get(n)}')
 for n in unexpected:
@@ -40,7 +49,7 @@ if failed_out:
     with open(failed_out, 'w') as f:
         for n in unexpected: f.write('/' + re.escape(n.split('(')[0]) + r'\(' + '\n')
 strict = os.environ.get('PORTABILITY_STRICT') == '1'
-ok = bool(tot) and not unexpected and not (strict and expected) and (status == 0 or failing)
+ok = bool(tot) and not crashed and not unexpected and not (strict and expected) and (status == 0 or failing)
 if not ok and not unexpected:
     print(f'portability {label}: FAIL swift test ended with status {status}; last lines of {log}:')
     print('\n'.join('    ' + l for l in text.splitlines()[-15:]))
