@@ -62,6 +62,8 @@ let package = Package(
         systemLibrary("CSeat", pkgConfig: "libseat", apt: ["libseat-dev"]),
         // libinput: the console backends' optional input stack (`--input libinput`), beside Silk's own evdev reader.
         systemLibrary("CLibinput", pkgConfig: "libinput", apt: ["libinput-dev"]),
+        // libinput's va_list log handler, formatted in C so no va_list type reaches Swift.
+        .target(name: "CSilkLibinput", dependencies: ["CLibinput"], path: "Sources/CBindings/CSilkLibinput"),
         // wayland-scanner output for protocols/*.xml, committed (scripts/generate-protocols.sh).
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"], path: "Sources/CBindings/CWaylandProtocols"),
         // SHA-256 for the image cache's file names (SilkNetworkImage).
@@ -109,7 +111,7 @@ let package = Package(
         // `PresenterEventHandler` (SilkRender) with SilkInput's values.
         .target(name: "SilkFramebuffer",
                 dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender", "CSilkLinux", "CXKBCommon",
-                               "CLibinput", logging],
+                               "CLibinput", "CSilkLibinput", logging],
                 swiftSettings: strict),
         .target(name: "SilkWayland",
                 dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRunLoop", "SilkInput", "SilkRender",

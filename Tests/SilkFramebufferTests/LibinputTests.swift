@@ -1,6 +1,7 @@
 import Foundation
 import SilkGeometry
 import SilkInput
+import SilkRunLoop
 import Testing
 @testable import SilkFramebuffer
 
@@ -128,5 +129,30 @@ struct LibinputTests {
         #expect(InputOptions().driver == .evdev)
         #expect(InputDriver(rawValue: "libinput") == .libinput)
         #expect(InputDriver(rawValue: "udev") == nil)
+    }
+}
+
+/// libinput's own log messages (its handler takes a va_list, formatted in CSilkLibinput) reach
+/// `LibinputInput.log` as plain text.
+@Suite("libinput log")
+struct LibinputLogTests {
+    @Test("a node libinput cannot use is reported in libinput's own words")
+    func libinputsMessagesReachTheLog() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("silk-libinput-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A regular file where an event device should be: libinput refuses it and says why.
+        FileManager.default.createFile(atPath: folder.appendingPathComponent("event0").path, contents: Data(count: 64))
+        var options = InputOptions()
+        options.directory = folder.path
+        options.driver = .libinput
+        let input = LibinputInput(screen: InputScreen(deviceWidth: 800, deviceHeight: 480, rotation: .none, scale: 1), options: options, loop: try EventLoop())
+        final class Lines { var all: [String] = [] }
+        let lines = Lines()
+        input.log = { lines.all.append($0) }  // called inside start(), on this thread
+        input.start()
+        input.stop()
+        let seen = lines.all
+        #expect(seen.contains { $0.hasPrefix("input: libinput: ") && !$0.hasSuffix("\n") && $0.count > "input: libinput: ".count + 4 }, "\(seen)")
     }
 }

@@ -12,6 +12,7 @@
 // for the devices (a normal system; the VM test starts it); without the tags libinput refuses
 // every device and one line says so.
 import CLibinput
+import CSilkLibinput
 import CSilkLinux
 import Foundation
 import Glibc
@@ -87,16 +88,11 @@ public final class LibinputInput: ConsoleInput {
             return
         }
         context = li
-        // The handler is a closure literal here, not a stored property: a stored value of the
-        // va_list-taking C function type makes swift-symbolgraph-extract 6.3 crash while it
-        // deserializes the module (clang's __va_list_tag record), which broke `make docs`.
-        libinput_log_set_handler(li) { li, priority, format, args in
-            guard let li, let format, let args, let data = libinput_get_user_data(li) else { return }
-            var buffer = [CChar](repeating: 0, count: 512)
-            _ = vsnprintf(&buffer, buffer.count, format, args)
-            var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            while message.last == "\n" { message.removeLast() }
-            Unmanaged<LibinputInput>.fromOpaque(data).takeUnretainedValue().libinputLog(priority, message)
+        // libinput's handler takes a va_list; CSilkLibinput formats the message in C (a va_list
+        // closure crashed Swift 6.0.3 for aarch64 and swift-symbolgraph-extract 6.3).
+        silk_libinput_set_log_handler(li) { data, priority, message in
+            guard let data, let message else { return }
+            Unmanaged<LibinputInput>.fromOpaque(data).takeUnretainedValue().libinputLog(priority, String(cString: message))
         }
         libinput_log_set_priority(li, LIBINPUT_LOG_PRIORITY_INFO)
         do {
