@@ -983,7 +983,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// `RootController` sets it on each modal while it is presented. Default false. Any thread.
     public var trapsFocus: Bool {
         get { lock.withLock { _trapsFocus } }
-        set { lock.withLock { _trapsFocus = newValue } }
+        set {
+            let changed = lock.withLock { () -> Bool in defer { _trapsFocus = newValue }; return _trapsFocus != newValue }
+            // The dispatcher looks traps up on every key press: from this list, not the tree.
+            if changed { FocusTraps.update(self, trapping: newValue) }
+        }
     }
 
     /// Whether keyboard focus (Tab / Shift-Tab) can rest on this node. Default false; controls set
