@@ -497,7 +497,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         let drawer = rasterizingAncestor() ?? self
         guard type(of: drawer).drawsContent || drawer.rasterizesSubtree else {
             setNeedsDisplay()
-            NodeScheduler.shared.enqueueForNextPass(completion)
+            NodeScheduler.shared.enqueueForNextPass(owner: self, completion)
             return
         }
         setNeedsDisplay()
@@ -683,7 +683,7 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 
     private func interfaceStateDidChange(from old: InterfaceState, to new: InterfaceState) {
         let entered = new.subtracting(old), exited = old.subtracting(new)
-        onPassThread { [self] in
+        performOnPassThread { [self] in
             if entered.contains(.preload) { didEnterPreloadState() }
             if entered.contains(.display) { didEnterDisplayState(); setNeedsDisplayIfNoContents() }
             if entered.contains(.visible) { didEnterVisibleState() }
@@ -983,7 +983,11 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// `RootController` sets it on each modal while it is presented. Default false. Any thread.
     public var trapsFocus: Bool {
         get { lock.withLock { _trapsFocus } }
-        set { lock.withLock { _trapsFocus = newValue } }
+        set {
+            let changed = lock.withLock { () -> Bool in defer { _trapsFocus = newValue }; return _trapsFocus != newValue }
+            // The dispatcher looks traps up on every key press: from this list, not the tree.
+            if changed { FocusTraps.update(self, trapping: newValue) }
+        }
     }
 
     /// Whether keyboard focus (Tab / Shift-Tab) can rest on this node. Default false; controls set
@@ -1080,7 +1084,8 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
 }
 
 /// Runs `body` on the pass thread (in an app, the main loop's thread): now if already there,
-/// else at the start of the next node pass.
+/// else at the start of the next node pass. For work on no node (a node's own work goes through
+/// `DisplayNode.performOnPassThread`, which runs it on the thread of the pass showing the node).
 func onPassThread(_ body: @escaping @Sendable () -> Void) {
     NodeScheduler.shared.performOnPassThread(body)
 }
@@ -1088,8 +1093,9 @@ func onPassThread(_ body: @escaping @Sendable () -> Void) {
 extension DisplayNode {
     /// Runs `body` on the pass thread — in an app, the main loop's thread — now when called
     /// there, else at the start of the next node pass: a data source inserting the items a
-    /// background fetch brought, say. Any thread.
+    /// background fetch brought, say. With two passes on two threads, "the pass thread" is the
+    /// thread of the pass showing this node's tree. Any thread.
     public func performOnPassThread(_ body: @escaping @Sendable () -> Void) {
-        NodeScheduler.shared.performOnPassThread(body)
+        NodeScheduler.shared.performOnPassThread(owner: self, body)
     }
 }

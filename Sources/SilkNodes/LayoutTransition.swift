@@ -243,7 +243,7 @@ extension DisplayNode {
         }
         // The group is held by the animations, which the layer holds: it must not hold the node
         // (node → layer → animation → group → node kept both alive after the animations ended).
-        let group = completion.map { c in CompletionGroup(count: animations.count) { ok in onPassThread { c(ok) } } }
+        let group = completion.map { c in CompletionGroup(count: animations.count) { [weak self] ok in NodeScheduler.shared.performOnPassThread(owner: self) { c(ok) } } }
         for a in animations {
             if let group { a.completion = { group.done($0) } }
             addAnimation(a)

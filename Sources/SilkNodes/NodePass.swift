@@ -3,6 +3,7 @@ import SilkGeometry
 import SilkLayout
 import SilkRaster
 import SilkRender
+import SilkSystem
 
 /// One window's node runtime: its pass, run on the main loop as a `.beforeWaiting` observer at
 /// `ObserverOrder.nodePass`, and its `TransactionCommitter` (`ObserverOrder.transactionCommit`),
@@ -56,6 +57,10 @@ public final class NodePass {
     }
     /// What this pass has done so far. Pass thread.
     public private(set) var statistics = Statistics()
+    /// The thread this pass last ran on (`run()` and `init` record it): work for its nodes runs
+    /// inline there only (`NodeScheduler.isOnPassThread(for:)`). Locked: other threads read it
+    /// to decide whether to queue.
+    let thread = Locked<pthread_t>(pthread_self())
 
     /// Shows `rootNode` in `hostLayer` at `size` points and `scale`: creates the root's layer,
     /// gives the tree every interface state, asks for a layout, and makes the calling thread the
@@ -66,7 +71,7 @@ public final class NodePass {
         self.hostLayer = hostLayer
         self.size = size
         self.scale = scale
-        NodeScheduler.shared.adoptCurrentThreadAsPassThread()
+        NodeScheduler.shared.adoptCurrentThreadAsPassThread(for: self)
         let layer = rootNode.loadLayer()
         rootNode.loadedBy = self
         hostLayer.addSublayer(layer)
@@ -107,7 +112,7 @@ public final class NodePass {
     /// window's observer calls it each loop iteration.
     @discardableResult
     public func run() -> Bool {
-        NodeScheduler.shared.adoptCurrentThreadAsPassThread()
+        NodeScheduler.shared.adoptCurrentThreadAsPassThread(for: self)
         let work = NodeScheduler.shared.takeWork(root: rootNode, pass: self)
         guard !work.dirty.isEmpty || work.needsLayout || !work.blocks.isEmpty else { return false }
         statistics.passes += 1

@@ -43,19 +43,36 @@ final class NodeScheduler: @unchecked Sendable {
 
 
     /// Declares the calling thread the pass thread (the window does this on the main loop; a
-    /// test driving its own pass does it on its thread; every pass does it again). The latest
-    /// wins: a pool thread that once ran a test's pass must not run another test's pass blocks
-    /// inline later (ThreadSanitizer caught a feed page inserted on a URLSession thread).
-    func adoptCurrentThreadAsPassThread() {
+    /// test driving its own pass does it on its thread; every pass does it again), and, with a
+    /// `pass`, the thread of that pass. Work for a node a pass shows runs inline only on that
+    /// pass's thread (`isOnPassThread(for:)`); this global "latest wins" thread only decides for
+    /// work no pass owns. A pool thread that once ran a test's pass must not run another test's
+    /// pass blocks inline later (ThreadSanitizer caught a feed page inserted on a URLSession
+    /// thread), hence latest wins rather than a set.
+    func adoptCurrentThreadAsPassThread(for pass: NodePass? = nil) {
         let me = pthread_self()
+        pass?.thread.withLock { $0 = me }
         lock.withLock {
             if passThreads.count != 1 || pthread_equal(passThreads[0], me) == 0 { passThreads = [me] }
         }
     }
 
+    /// Whether the calling thread is the latest declared pass thread (for work no pass owns).
     var isOnPassThread: Bool {
         let me = pthread_self()
         return lock.withLock { passThreads.contains { pthread_equal($0, me) != 0 } }
+    }
+
+    /// Whether work for `owner` may run inline on the calling thread: it is the thread of the
+    /// pass that shows `owner`'s tree (or still holds its layer). Two passes on two threads (two
+    /// windows' tests in parallel) each run their own nodes' work; the global pass thread,
+    /// which the other test may have just taken, decides only for nodes no pass shows. Without
+    /// this, a node's interface-state work went to the other test's pass and ran on its thread
+    /// while this test's thread was laying out the same tree (a rare crash in the parallel
+    /// golden tests). Any thread.
+    func isOnPassThread(for owner: DisplayNode?) -> Bool {
+        guard let owner, let pass = owner.rootNode.loadedBy ?? owner.loadedBy else { return isOnPassThread }
+        return pthread_equal(pass.thread.current, pthread_self()) != 0
     }
 
     func markDirty(_ node: DisplayNode) {
@@ -75,10 +92,12 @@ final class NodeScheduler: @unchecked Sendable {
     }
 
     /// Runs `body` on the pass thread: now when called there, else at the start of the next
-    /// pass (a data source inserting items a background fetch brought, say).
-    func performOnPassThread(_ body: @escaping @Sendable () -> Void) {
-        if isOnPassThread { body(); return }
-        let wake = lock.withLock { () -> (@Sendable () -> Void)? in passBlocks.append(PassBlock(owner: nil, body: body)); return _wakeUp }
+    /// pass (a data source inserting items a background fetch brought, say). With an `owner`,
+    /// "there" is the thread of the pass showing the owner's tree, and a queued block waits for
+    /// that pass (`takeWork`).
+    func performOnPassThread(owner: DisplayNode? = nil, _ body: @escaping @Sendable () -> Void) {
+        if isOnPassThread(for: owner) { body(); return }
+        let wake = lock.withLock { () -> (@Sendable () -> Void)? in passBlocks.append(PassBlock(owner: owner, body: body)); return _wakeUp }
         wake?()
     }
 

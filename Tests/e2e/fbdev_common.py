@@ -80,9 +80,30 @@ class Guest:
         self.send_ctl('term')
 
     def send_ctl(self, word):
-        """Writes one line to the guest's second serial port, where its init reads commands."""
+        """Writes one line to the guest's second serial port, where its init reads commands.
+
+        The guest's 16550 takes 16 bytes at a time and QEMU drops what it has not read yet when
+        the socket closes at once (seen: "tap 50 1drag 259term"), so the socket stays open for a
+        second after the line."""
         c = socket.socket(socket.AF_UNIX); c.connect(os.path.join(self.work, 'ctl.sock')); c.sendall(word.encode() + b'\n')
+        time.sleep(1.0)
         c.close()
+
+    def check_terminated(self, name, console=False, crtc=False, timeout=15):
+        """The checkers' common tail: SIGTERM to the app, then one check named `name` that it exits
+        with status 0 — after its console is back in text mode (`console`: the KD_TEXT line) and
+        with the previous CRTC restored (`crtc`: the KMS log line). Returns whether it passed."""
+        self.terminate_app()
+        restored = self.wait_for('back in text mode (KD_TEXT)', timeout) if console else True
+        exited = self.wait_for('INIT app exit=', timeout)
+        status = self.app_exit_status()
+        crtc_ok = not crtc or 'kms: restored CRTC' in self.log_text()
+        detail = f'exit status {status}'
+        if console and not restored: detail += '; console not back in text mode'
+        if crtc: detail += '; ' + self.line_with('kms: restored CRTC')[:150]
+        ok = restored and exited and status == '0' and crtc_ok
+        self.check(name, ok, detail)
+        return ok
 
     def app_exit_status(self):
         return next((l.split('=')[1].strip() for l in self.log_text().splitlines() if 'INIT app exit=' in l), '?')

@@ -12,7 +12,7 @@ Usage: fbdev_controls_check.py WORKDIR
      (the thumb moved) in the screendump;
   4. the app logs no error; SIGTERM restores the console and the app exits 0.
 Prints PASS/FAIL lines; the exit status is 0 when every check passed."""
-import os, re, socket, sys, time
+import re, sys, time
 from fbdev_common import Guest
 
 work = sys.argv[1]
@@ -52,10 +52,7 @@ def fill_end(shot, y, x0, x1):
 
 def touch(cmd, timeout=10):
     n = log_text().count('vtouch: done ')
-    # The guest's 16550 takes 16 bytes at a time: QEMU drops what it has not read yet when the
-    # socket closes at once (seen: "tap 50 1drag 259term"), so the line is sent and the socket kept.
-    c = socket.socket(socket.AF_UNIX); c.connect(os.path.join(work, 'ctl.sock')); c.sendall(cmd.encode() + b'\n')
-    time.sleep(1.0); c.close()
+    guest.send_ctl(cmd)
     end = time.time() + timeout
     while time.time() < end and log_text().count('vtouch: done ') <= n: time.sleep(0.1)
     return log_text().count('vtouch: done ') > n
@@ -94,9 +91,5 @@ errors = [l.strip() for l in log_text().splitlines()
           if re.search(r'error|fatal|cannot|failed', l, re.I) and not l.startswith('INIT')]
 check('the app logs no error', not errors, '; '.join(errors[:3]))
 
-guest.terminate_app()
-restored = wait_for('back in text mode (KD_TEXT)', 15)
-exited = wait_for('INIT app exit=', 15)
-status = guest.app_exit_status()
-check('SIGTERM restores the console and the app exits 0', restored and exited and status == '0', f'exit status {status}')
+guest.check_terminated('SIGTERM restores the console and the app exits 0', console=True)
 sys.exit(0 if guest.all_passed() else 1)

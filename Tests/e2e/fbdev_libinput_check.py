@@ -71,9 +71,5 @@ changed = count_changed(second, third)
 check('a tablet tap through libinput (turned with the picture) selects the tile under it', seen and changed > 1000,
       f'{changed} pixels changed, selection logged: {seen}')
 
-guest.terminate_app()
-exited = wait_for('INIT app exit=', 15)
-status = guest.app_exit_status()
-check('SIGTERM: exit 0 and the CRTC restored', exited and status == '0' and 'kms: restored CRTC' in log_text(),
-      f'exit status {status}; ' + line_with('kms: restored CRTC')[:150])
+guest.check_terminated('SIGTERM: exit 0 and the CRTC restored', crtc=True)
 sys.exit(0 if guest.all_passed() else 1)

@@ -59,8 +59,5 @@ check('the video shows frames, not its black poster', lit > 0.3, f'{lit:.0%} of 
 changed = sum(1 for i in range(0, len(ra), 3) if ra[i:i + 3] != rb[i:i + 3]) / max(1, len(ra) // 3)
 check('the video moves (two screendumps 1.5 s apart differ in its rectangle)', changed > 0.02,
       f'{changed:.1%} of its pixels changed')
-guest.terminate_app()
-wait_for('INIT app exit', 20)
-status = guest.app_exit_status()
-check('SIGTERM ends the demo with exit status 0', status == '0', f'exit={status}')
+guest.check_terminated('SIGTERM ends the demo with exit status 0', timeout=20)
 sys.exit(0 if guest.all_passed() else 1)

@@ -397,7 +397,7 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
         let old = interfaceState
         super.setInterfaceState(new, recursively: false)
         if let debugOverlay { debugOverlay.setInterfaceState(new) }
-        if old != new { onPassThread { [weak self] in self?.updateRanges(animation: nil) } }
+        if old != new { performOnPassThread { [weak self] in self?.updateRanges(animation: nil) } }
     }
 
     // MARK: Layout

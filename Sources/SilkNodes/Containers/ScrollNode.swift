@@ -121,7 +121,7 @@ open class ScrollNode: DisplayNode, @unchecked Sendable {
         get { lock.withLock { _contentSize } }
         set {
             let changed = lock.withLock { () -> Bool in defer { _contentSize = newValue }; return _contentSize != newValue }
-            if changed { onPassThread { [self] in clampOffsetToContent(); placeScrollIndicators() } }
+            if changed { performOnPassThread { [self] in clampOffsetToContent(); placeScrollIndicators() } }
         }
     }
 

@@ -199,7 +199,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     /// thread.
     public var selectionColor: Color {
         get { lock.withLock { _selectionColor } }
-        set { lock.withLock { _selectionColor = newValue }; onPassThread { [self] in refresh() } }
+        set { lock.withLock { _selectionColor = newValue }; performOnPassThread { [self] in refresh() } }
     }
     /// Told of editing, selection and text changes, and asked before each change (main thread).
     /// Weak. Any thread may set it.
@@ -211,7 +211,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     /// not call the delegate. Any thread.
     public var selectedRange: Range<Int> {
         get { lock.withLock { _editor.selectedRange } }
-        set { lock.withLock { _editor.select(range: newValue) }; onPassThread { [self] in refresh() } }
+        set { lock.withLock { _editor.select(range: newValue) }; performOnPassThread { [self] in refresh() } }
     }
     /// The selection with its direction (anchor and head, in characters). Any thread.
     public var selection: TextSelection { lock.withLock { _editor.selection } }
@@ -227,7 +227,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     private func textChangedFromCode() {
         updateAccessibility()
         setNeedsLayout()
-        onPassThread { [self] in refresh() }
+        performOnPassThread { [self] in refresh() }
     }
 
     /// Keeps the accessibility role, value (the text, withheld when secure), default label (the
@@ -581,7 +581,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
         case .paste:
             Clipboard.current.requestText { [weak self] text in
                 guard let self, let text, !text.isEmpty else { return }
-                onPassThread { [self] in
+                performOnPassThread { [self] in
                     guard let edit = lock.withLock({ _editor.edit(for: .insert(text)) }) else { return }
                     replace(TextEdit(range: edit.range, replacement: text, kind: .other))
                 }

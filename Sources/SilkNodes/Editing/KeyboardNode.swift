@@ -643,7 +643,7 @@ public final class KeyboardAvoidingNode: DisplayNode, EditingHost, @unchecked Se
         keyboard.isHidden = true
         addSubnode(viewport)
         addSubnode(keyboard)
-        onPassThread { [weak self] in
+        performOnPassThread { [weak self] in
             self?.observer = KeyboardPresence.addObserver { [weak self] in self?.update() }
         }
     }

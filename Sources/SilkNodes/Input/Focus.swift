@@ -1,5 +1,6 @@
 import Foundation
 import SilkGeometry
+import SilkSystem
 
 /// How keyboard focus is drawn: a border of this colour and width over the focused node's own
 /// border, on its layer (so it moves, clips and scrolls with the node). Set at startup.
@@ -80,16 +81,50 @@ extension InputDispatcher {
 }
 
 /// The shown node that traps focus, frontmost first (the last in tree order, skipping hidden
-/// subtrees), or nil. Main thread.
+/// subtrees), or nil. Looked up from the nodes that trap (`FocusTraps`), usually none or one, so
+/// a key press costs their depth rather than a walk of the whole tree. Main thread.
 func activeFocusTrap(in root: DisplayNode) -> DisplayNode? {
-    var found: DisplayNode?
-    func walk(_ n: DisplayNode) {
-        guard !n.isHidden else { return }
-        if n.trapsFocus { found = n }
-        for c in n.subnodes { walk(c) }
+    var best: (node: DisplayNode, path: [Int])?
+    for trap in FocusTraps.current() {
+        guard let path = shownPath(of: trap, under: root) else { continue }
+        // Tree order is the lexicographic order of index paths (an ancestor's is a prefix).
+        if best.map({ $0.path.lexicographicallyPrecedes(path) }) ?? true { best = (trap, path) }
     }
-    walk(root)
-    return found
+    return best?.node
+}
+
+/// `node`'s subnode indexes from `root` down, or nil when it is not under `root` or a node on
+/// the way (itself and `root` included) is hidden.
+private func shownPath(of node: DisplayNode, under root: DisplayNode) -> [Int]? {
+    var path: [Int] = []
+    var n = node
+    while true {
+        if n.isHidden { return nil }
+        if n === root { return path.reversed() }
+        guard let parent = n.supernode, let i = parent.subnodes.firstIndex(where: { $0 === n }) else { return nil }
+        path.append(i)
+        n = parent
+    }
+}
+
+/// The nodes whose `trapsFocus` is on, in every tree (weakly held: a modal that goes away
+/// leaves). `DisplayNode.trapsFocus` keeps it; the dispatcher reads it on each key press.
+enum FocusTraps {
+    private struct Entry { weak var node: DisplayNode? }
+    private static let entries = Locked<[Entry]>([])
+
+    /// Adds or removes `node` (its `trapsFocus` changed). Any thread.
+    static func update(_ node: DisplayNode, trapping: Bool) {
+        entries.withLock { list in
+            list.removeAll { $0.node == nil || $0.node === node }
+            if trapping { list.append(Entry(node: node)) }
+        }
+    }
+
+    /// The live nodes that trap focus now. Any thread.
+    static func current() -> [DisplayNode] {
+        entries.withLock { list in list.compactMap { $0.node }.filter { $0.trapsFocus } }
+    }
 }
 
 extension DisplayNode {
