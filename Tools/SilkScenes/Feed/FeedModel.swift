@@ -169,6 +169,8 @@ public final class FeedModel: @unchecked Sendable {
     public static let maximumPageSize = 100
     public static let defaultMaxBytes = 4 << 20
     private let session: URLSession
+    /// Whether page responses go to a URL cache (never: see `init`); for tests.
+    public var cachesResponses: Bool { session.configuration.urlCache != nil }
     private let fetcher: FeedFetcher
     private let log: @Sendable (String) -> Void
     private let lock = Lock()
@@ -191,6 +193,11 @@ public final class FeedModel: @unchecked Sendable {
         let c = URLSessionConfiguration.ephemeral
         c.timeoutIntervalForRequest = timeout
         c.timeoutIntervalForResource = self.deadline
+        // No response cache: a page is fetched once and kept as posts, so Foundation's memory
+        // cache (ephemeral sessions have one) only held page bodies the feed never asks for
+        // again — resident memory that grew with every page of a long scroll (feed-10k).
+        c.urlCache = nil
+        c.requestCachePolicy = .reloadIgnoringLocalCacheData
         fetcher = FeedFetcher()
         // Bounded, so libcurl waits for the fetcher instead of queueing an inflating body.
         session = URLSession(configuration: c, delegate: fetcher, delegateQueue: BoundedDelegateQueue(name: "silk.feed"))
