@@ -458,7 +458,7 @@ struct LottieCheck {
         case "rc", "el":
             return (type == "rc" ? 8 : 4, 4 * largest("s"))
         case "sr":
-            let points = min(largest("pt"), LottieAnimation.maximumMagnitude)
+            let points = largest("pt")  // at most maximumMagnitude, by checkNumbers
             return (2 * points, 2 * points * (largest("or") + largest("ir")))
         case "sh":
             var points = 0.0, length = 0.0
