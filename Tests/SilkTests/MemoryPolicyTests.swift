@@ -22,17 +22,41 @@ struct MemoryPolicyTests {
 
     /// The point of the policy: after a large block is freed, a smaller large block still gets
     /// its own mapping (glibc's dynamic threshold would have risen to the freed block's size and
-    /// carved it from a heap arena, where its pages stay after `free`). A block of 12 MiB, so
-    /// that no free chunk the test process's arenas hold can serve it (glibc reuses free arena
-    /// space before mapping, whatever the threshold). glibc marks a mapped chunk with bit 1
-    /// (IS_MMAPPED) of the size word just before the pointer.
+    /// carved it from a heap arena, where its pages stay after `free`). glibc reuses free arena
+    /// space before it maps, whatever the threshold, and other suites of this process allocate
+    /// and free in parallel; so the block asked for is larger than all the free space the
+    /// arenas hold (`malloc_info`'s total of the rest, top chunks included), with a margin for what other
+    /// threads free meanwhile. It must stay at most 16 MiB: glibc's dynamic threshold stops
+    /// rising at 32 MiB, and the freed block is twice the size. glibc marks a mapped chunk with
+    /// bit 1 (IS_MMAPPED) of the size word just before the pointer.
     @Test func aLargeBlockIsMappedAfterALargerOneWasFreed() throws {
         MemoryPolicy.standard.apply(environment: [:])
-        let large = try #require(malloc(24 << 20))
+        let freeInArenas = try #require(freeBytesInArenas())
+        let size = max(12 << 20, freeInArenas + (2 << 20))
+        try #require(size <= 16 << 20, "the arenas hold \(freeInArenas) free bytes: no block size can show the threshold")
+        let large = try #require(malloc(2 * size))
         free(large)
-        let photo = try #require(malloc(12 << 20))
+        let photo = try #require(malloc(size))
         defer { free(photo) }
         let sizeWord = photo.assumingMemoryBound(to: Int.self).advanced(by: -1).pointee
-        #expect(sizeWord & 0x2 != 0)
+        #expect(sizeWord & 0x2 != 0, "a block of \(size) bytes came from an arena (\(freeInArenas) bytes free in arenas before)")
+    }
+
+    /// The free bytes of every arena, top chunks included: the last `<total type="rest" … size="N"/>`
+    /// of glibc's `malloc_info` (looked up at run time, as `MemoryPolicy` looks up `mallopt`).
+    private func freeBytesInArenas() -> Int? {
+        typealias MallocInfo = @convention(c) (Int32, UnsafeMutablePointer<FILE>?) -> Int32
+        guard let symbol = dlsym(nil, "malloc_info") else { return nil }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length = 0
+        guard let stream = open_memstream(&buffer, &length) else { return nil }
+        let status = unsafeBitCast(symbol, to: MallocInfo.self)(0, stream)
+        fclose(stream)
+        defer { free(buffer) }
+        guard status == 0, let buffer else { return nil }
+        let xml = String(cString: buffer)
+        guard let total = xml.ranges(of: "<total type=\"rest\"").last,
+              let sizeAttribute = xml[total.upperBound...].firstRange(of: "size=\"") else { return nil }
+        return Int(xml[sizeAttribute.upperBound...].prefix { $0.isNumber })
     }
 }
