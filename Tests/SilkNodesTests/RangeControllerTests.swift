@@ -95,6 +95,7 @@ extension PipelineTests {
         }
 
         @Test func lowMemoryKeepsOnlyTheVisibleBitmaps() {
+            imageCachesInTest.lock(); defer { imageCachesInTest.unlock() }  // low memory suspends ImageNode's caches
             defer { NodeScheduler.shared.synchronousDisplay = false }
             let table = TableNode()
             let h = CollectionHarness(table, source: ModelDataSource([Array(0..<200)]))
@@ -108,6 +109,7 @@ extension PipelineTests {
                 let visible = Double(i) * 20 + 20 > 400 && Double(i) * 20 < 500
                 #expect((n.layer?.contents != nil) == visible, "item \(i)")
             }
+            table.rangeController.isInLowMemoryMode = false  // the caches are not left suspended for other suites
         }
 
         @Test func batchFetchStartsAtTheLeadingDistanceAndNeverTwice() {

@@ -23,13 +23,41 @@ struct MemoryPolicyTests {
     /// The point of the policy: after a large block is freed, a smaller large block still gets
     /// its own mapping (glibc's dynamic threshold would have risen to the freed block's size and
     /// carved it from a heap arena, where its pages stay after `free`). glibc reuses free arena
-    /// space before it maps, whatever the threshold, and other suites of this process allocate
-    /// and free in parallel; so the block asked for is larger than all the free space the
-    /// arenas hold (`malloc_info`'s total of the rest, top chunks included), with a margin for what other
-    /// threads free meanwhile. It must stay at most 16 MiB: glibc's dynamic threshold stops
-    /// rising at 32 MiB, and the freed block is twice the size. glibc marks a mapped chunk with
-    /// bit 1 (IS_MMAPPED) of the size word just before the pointer.
+    /// space before it maps, whatever the threshold, and a test process that has run other
+    /// suites holds 100 MiB and more of it; so the check runs in a new process of this test
+    /// bundle that runs `mappedAfterALargerBlockWasFreed` alone.
     @Test func aLargeBlockIsMappedAfterALargerOneWasFreed() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: try #require(Self.bundleExecutable()))
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "MemoryPolicyTests/mappedAfterALargerBlockWasFreed"]
+        child.environment = ProcessInfo.processInfo.environment.merging([Self.probeVariable: "1"]) { $1 }
+        let output = Pipe()
+        child.standardOutput = output
+        child.standardError = output
+        try child.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        #expect(child.terminationStatus == 0, "\(text)")
+        #expect(text.contains("mappedAfterALargerBlockWasFreed() passed"), "the probe did not run: \(text)")
+    }
+
+    static let probeVariable = "SILK_MEMORY_POLICY_PROBE"
+
+    /// The test bundle's executable (`/proc/self/exe`, which qemu-user also answers for the
+    /// emulated program).
+    static func bundleExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+    }
+
+    /// Run only by the test above, in its own process. The block asked for is larger than all
+    /// the free space the arenas hold (`malloc_info`'s total, top chunks included) with a margin,
+    /// and at most 16 MiB: glibc's dynamic threshold stops rising at 32 MiB, and the freed block
+    /// is twice the size. glibc marks a mapped chunk with bit 1 (IS_MMAPPED) of the size word
+    /// just before the pointer.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[probeVariable] != nil, "run by aLargeBlockIsMappedAfterALargerOneWasFreed"))
+    func mappedAfterALargerBlockWasFreed() throws {
         MemoryPolicy.standard.apply(environment: [:])
         let freeInArenas = try #require(freeBytesInArenas())
         let size = max(12 << 20, freeInArenas + (2 << 20))

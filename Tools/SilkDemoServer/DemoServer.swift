@@ -196,6 +196,7 @@ public final class DemoServer: @unchecked Sendable {
             while offset < body.count, !state.isStopped {
                 let end = min(body.count, offset + chunk)
                 guard sendAll(fd, body.subdata(in: offset..<end)) else { return }
+                state.sent(end - offset, for: target)
                 offset = end
                 if offset < body.count { sleepMilliseconds(interval, state: state) }
             }

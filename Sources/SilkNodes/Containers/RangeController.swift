@@ -102,9 +102,13 @@ public final class RangeController {
     /// Controllers in low-memory mode now; the node image caches are suspended while any is.
     private static let lowMemoryControllers = Locked(0)
     private static func noteLowMemory(_ delta: Int) {
-        let suspended = lowMemoryControllers.withLock { count -> Bool in count += delta; return count > 0 }
-        ImageNode.decodedImageCache.isSuspended = suspended
-        ImageNode.modifiedImageCache.isSuspended = suspended
+        // Set under the count's lock: two controllers changing mode at once must not leave the
+        // caches in the state of the earlier change.
+        lowMemoryControllers.withLock { count in
+            count += delta
+            ImageNode.decodedImageCache.isSuspended = count > 0
+            ImageNode.modifiedImageCache.isSuspended = count > 0
+        }
     }
     /// The direction of the last scroll along each axis: +1 towards the end (down/right), −1
     /// towards the start. Leading buffers extend that way. Before any scroll: towards the end.
