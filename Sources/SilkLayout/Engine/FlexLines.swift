@@ -500,7 +500,9 @@ extension FlexBox {
             }
         }
         let count = Double(line.items.count)
-        if line.numberOfAutoMargins == 0 {
+        // Auto margins take positive free space only; otherwise they are 0 and justify-content
+        // places the line (CSS Flexbox §9.5 step 12; Yoga skips it whenever there are any).
+        if line.numberOfAutoMargins == 0 || (!yogaCompatible && line.remainingFreeSpace < 0) {
             switch justify {
             case .start: break
             case .center: leadingMainDim = line.remainingFreeSpace / 2
