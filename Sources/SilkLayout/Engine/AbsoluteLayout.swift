@@ -54,7 +54,8 @@ extension FlexBox {
         }
         if child.hasDefiniteLength(.column, blockHeight) {
             childHeight = child.resolvedDimension(.column, blockHeight) + marginColumn
-        } else if let t = insets.top, let b = insets.bottom, !t.isAuto, !b.isAuto {
+        } else if let t = insets.top, let b = insets.bottom, !t.isAuto, !b.isAuto,
+                  yogaCompatible || child.blockInsetBias.stretches {
             childHeight = containing.measuredHeight - containing.borderForAxis(.column)
                 - (zeroIfNaN(t.value(blockHeight)) + zeroIfNaN(b.value(blockHeight)))
             childHeight = child.boundAxis(.column, childHeight, blockHeight, blockWidth)
@@ -114,6 +115,16 @@ extension FlexBox {
         // The browser: with both insets set, an auto margin on this axis takes what the insets,
         // the size and the other margin leave, negative too (CSS Positioned Layout §4.4, §4.5).
         let leadEdge: Edge = isRow ? .left : .top, trailEdge: Edge = isRow ? .right : .bottom
+        // `align-self` places it vertically in the insets' area (no auto margin there).
+        let bias = child.blockInsetBias
+        if !yogaCompatible && !isRow && bias != .normal, let t = insets.top, let b = insets.bottom, !t.isAuto, !b.isAuto,
+           !child.marginIsAuto(.top) && !child.marginIsAuto(.bottom) {
+            let y = alignedInInsetArea(start: zeroIfNaN(t.value(blockSize)), end: zeroIfNaN(b.value(blockSize)),
+                                       blockSize: blockSize, bias: bias,
+                                       outerSize: child.measured(axis) + child.margin(.top, marginBasis) + child.margin(.bottom, marginBasis))
+            child.setPosition(axis, containing.border(.top) + y + child.margin(.top, marginBasis))
+            return
+        }
         if !yogaCompatible, let l = isRow ? insets.left : insets.top, let r = isRow ? insets.right : insets.bottom,
            !l.isAuto, !r.isAuto, child.marginIsAuto(leadEdge) || child.marginIsAuto(trailEdge) {
             let autoLead = child.marginIsAuto(leadEdge), autoTrail = child.marginIsAuto(trailEdge)
@@ -183,6 +194,66 @@ extension FlexBox {
             physical = axis.isReverse ? measured(axis) - child.measured(axis) - fromFlexStart : fromFlexStart
         }
         child.setPosition(axis, physical)
+    }
+}
+
+/// How an absolutely positioned box with both vertical insets sits in the area they leave
+/// (the inset-modified containing block, CSS Positioned Layout §4.1, §4.4; CSS Box Alignment
+/// §6.1): by its own `align-self`, where `auto` means `normal` (the parent's `align-items`
+/// does not apply to a box that is not a flex item) and `flex-start`/`flex-end` mean the
+/// block's start and end.
+enum AbsoluteInsetBias {
+    /// `auto`: stretched, and an overflowing box overflows at the end.
+    case normal
+    case start, center, end
+    /// `stretch`: sized as `normal`, but placed like `start` alignment.
+    case stretch
+
+    /// `normal` and `stretch` make an auto height fill the area; the others size to content.
+    var stretches: Bool { self == .normal || self == .stretch }
+
+    /// The part of a change of the area's length taken at its start edge.
+    func share(of amount: Double) -> Double {
+        switch self {
+        case .normal, .start, .stretch: 0
+        case .center: amount / 2
+        case .end: amount
+        }
+    }
+}
+
+extension FlexBox {
+    var blockInsetBias: AbsoluteInsetBias {
+        switch style.alignSelf {
+        case .auto: .normal
+        case .start, .baselineFirst, .baselineLast: .start
+        case .center: .center
+        case .end: .end
+        case .stretch: .stretch
+        }
+    }
+
+    /// The offset of the margin box from the containing block's padding edge, given the start
+    /// and end insets resolved against `blockSize`: the area is clamped to zero length at its
+    /// start edge (§4.1; Chromium keeps the start edge whatever the alignment: a centred box
+    /// 13 high with `top: 35, bottom: 18` in a 0-high block lands at 22), the box is aligned in it, and (alignment other than
+    /// `normal`, CSS Box Alignment §4.4 "default overflow alignment") a box overflowing the area
+    /// is shifted to stay inside the containing block, its start edge first (Chromium's
+    /// `ComputeInsets` in absolute_utils.cc does the same).
+    func alignedInInsetArea(start: Double, end: Double, blockSize: Double, bias: AbsoluteInsetBias,
+                            outerSize: Double) -> Double {
+        var s = start, e = end
+        let length = blockSize - s - e
+        if length < 0 { e += length }
+        let clampedStart = s, clampedEnd = e
+        let free = blockSize - s - e - outerSize
+        let atStart = bias.share(of: free)
+        s += atStart; e += free - atStart
+        let safeEnd = min(clampedEnd, 0)
+        if e < safeEnd { s += e - safeEnd; e = safeEnd }
+        let safeStart = min(clampedStart, 0)
+        if s < safeStart { e += s - safeStart; s = safeStart }
+        return s
     }
 }
 

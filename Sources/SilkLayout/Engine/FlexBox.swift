@@ -119,6 +119,13 @@ final class FlexBox {
     /// Browser mode: the parent (a column of indefinite height) left this item's flexed height
     /// indefinite, so re-layouts for stretching keep it open (FlexLines.swift, STEP 5).
     var heightIndefinite = false
+    /// Browser mode: this item's state in CSS's freezing loop while its parent flexes its line
+    /// (FlexLines.swift, `cssTargetMainSizes`): its target main size, its size before the
+    /// min/max clamp, and whether it is frozen. Kept on the item rather than in arrays made per
+    /// line, which cost 5 % of a cold feed layout in allocations (docs/benchmark.md, "Layout").
+    @exclusivity(unchecked) var flexTarget = 0.0
+    @exclusivity(unchecked) var flexUnclamped = 0.0
+    @exclusivity(unchecked) var flexFrozen = false
 
     init(element: any LayoutElement, style: Style, stack: StackLayoutSpec?, isRoot: Bool, depth: Int,
          parentDirection: FlexDirection?, layoutDirection: LayoutDirection, yogaCompatible: Bool) {

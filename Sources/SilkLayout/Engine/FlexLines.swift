@@ -265,12 +265,15 @@ extension FlexBox {
         // The browser: CSS's freezing loop decides every item's main size up front.
         // (A line without flexible items keeps its clamped bases either way.)
         let inflexible = line.totalFlexGrowFactors == 0 && line.totalFlexShrinkScaledFactors == 0
-        let targets = yogaCompatible || inflexible ? [] : cssTargetMainSizes(line, mainAxis: mainAxis, mainAxisOwnerSize: mainAxisOwnerSize,
-                                                               availableInnerWidth: availableInnerWidth)
+        let useTargets = !yogaCompatible && !inflexible
+        if useTargets {
+            cssTargetMainSizes(line, mainAxis: mainAxis, mainAxisOwnerSize: mainAxisOwnerSize, availableInnerWidth: availableInnerWidth)
+        }
 
-        // First pass: items whose flexed size violates min/max are frozen at the clamp.
+        // First pass (Yoga's, not needed with the targets): items whose flexed size violates
+        // min/max are frozen at the clamp.
         var delta = 0.0
-        for child in line.items {
+        for child in line.items where !useTargets {
             let basis = child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
             if line.remainingFreeSpace < 0 {
                 let scaled = -child.flexShrink * basis
@@ -304,11 +307,11 @@ extension FlexBox {
         let crossAxis = crossDirection
         let isMainAxisRow = mainAxis.isRow
         var distributed = 0.0
-        for (index, child) in line.items.enumerated() {
+        for child in line.items {
             let basis = child.boundWithinMinAndMax(mainAxis, child.computedFlexBasis, mainAxisOwnerSize)
             var updatedMainSize = basis
-            if !targets.isEmpty {
-                updatedMainSize = targets[index]
+            if useTargets {
+                updatedMainSize = child.flexTarget
             } else if line.remainingFreeSpace < 0 {
                 let scaled = -child.flexShrink * basis
                 if scaled != 0 {
@@ -383,44 +386,46 @@ extension FlexBox {
         line.remainingFreeSpace = originalFreeSpace - distributed
     }
 
-    /// The items' main sizes by CSS Flexbox §9.7 (browser mode): items that cannot flex, or
-    /// whose hypothetical size already lies beyond their basis in the flexing direction, are
-    /// frozen; the free space (from the bases of the others) is shared by grow factors or scaled
-    /// shrink factors, a fraction of it when the factors sum to less than 1; min/max violations
-    /// freeze items and the loop repeats. (Yoga does two passes from the clamped bases instead.)
+    /// The items' main sizes by CSS Flexbox §9.7 (browser mode), left in each item's
+    /// `flexTarget`: items that cannot flex, or whose hypothetical size already lies beyond
+    /// their basis in the flexing direction, are frozen; the free space (from the bases of the
+    /// others) is shared by grow factors or scaled shrink factors, a fraction of it when the
+    /// factors sum to less than 1; min/max violations freeze items and the loop repeats.
+    /// (Yoga does two passes from the clamped bases instead.)
     func cssTargetMainSizes(_ line: FlexLine, mainAxis: FlexDirection, mainAxisOwnerSize: Double,
-                            availableInnerWidth: Double) -> [Double] {
+                            availableInnerWidth: Double) {
         let items = line.items
         let n = items.count
         let available = line.remainingFreeSpace + line.sizeConsumed
         let growing = line.sizeConsumed < available
-        var target = [Double](repeating: 0, count: n)
-        var frozen = [Bool](repeating: false, count: n)
         var outerExtra = line.sizeConsumed   // margins and gaps: what is not the items' sizes
-        for (i, child) in items.enumerated() {
+        var unfrozen = 0
+        for child in items {
             let base = child.computedFlexBasis
             let hypothetical = child.boundAxis(mainAxis, base, mainAxisOwnerSize, availableInnerWidth)
             outerExtra -= hypothetical
             let factor = growing ? child.flexGrow : child.flexShrink
             if factor == 0 || !child.isFlexible || (growing && base > hypothetical) || (!growing && base < hypothetical) {
-                frozen[i] = true
-                target[i] = hypothetical
+                child.flexFrozen = true
+                child.flexTarget = hypothetical
             } else {
-                target[i] = base
+                child.flexFrozen = false
+                child.flexTarget = base
+                unfrozen += 1
             }
         }
         func remainingSpace() -> Double {
             var used = outerExtra
-            for i in 0..<n { used += frozen[i] ? target[i] : items[i].computedFlexBasis }
+            for child in items { used += child.flexFrozen ? child.flexTarget : child.computedFlexBasis }
             return available - used
         }
         let initialFree = remainingSpace()
         for _ in 0...n {
-            if !frozen.contains(false) { break }
+            if unfrozen == 0 { break }
             var free = remainingSpace()
             var factors = 0.0
-            for i in 0..<n where !frozen[i] {
-                factors += growing ? items[i].flexGrow : items[i].flexShrink * items[i].computedFlexBasis
+            for child in items where !child.flexFrozen {
+                factors += growing ? child.flexGrow : child.flexShrink * child.computedFlexBasis
             }
             if growing {
                 if factors < 1 {
@@ -429,33 +434,34 @@ extension FlexBox {
                 }
             } else {
                 var shrinkSum = 0.0
-                for i in 0..<n where !frozen[i] { shrinkSum += items[i].flexShrink }
+                for child in items where !child.flexFrozen { shrinkSum += child.flexShrink }
                 if shrinkSum < 1 {
                     let fraction = initialFree * shrinkSum
                     if abs(fraction) < abs(free) { free = fraction }
                 }
             }
             var violation = 0.0
-            var clamped = [Double](repeating: 0, count: n)
-            for i in 0..<n where !frozen[i] {
-                let child = items[i], base = child.computedFlexBasis
+            for child in items where !child.flexFrozen {
+                let base = child.computedFlexBasis
                 var size = base
                 if factors > 0 {
                     size = growing ? base + free * child.flexGrow / factors
                                    : base + free * child.flexShrink * base / factors
                 }
-                clamped[i] = child.boundAxis(mainAxis, size, mainAxisOwnerSize, availableInnerWidth)
-                target[i] = size
-                violation += clamped[i] - size
+                let clamped = child.boundAxis(mainAxis, size, mainAxisOwnerSize, availableInnerWidth)
+                child.flexUnclamped = size
+                child.flexTarget = clamped
+                violation += clamped - size
             }
-            for i in 0..<n where !frozen[i] {
-                let d = clamped[i] - target[i]
-                if abs(violation) < 1e-9 || (violation > 0 && d > 0) || (violation < 0 && d < 0) { frozen[i] = true }
-                target[i] = clamped[i]
+            for child in items where !child.flexFrozen {
+                let d = child.flexTarget - child.flexUnclamped
+                if abs(violation) < 1e-9 || (violation > 0 && d > 0) || (violation < 0 && d < 0) {
+                    child.flexFrozen = true
+                    unfrozen -= 1
+                }
             }
             if abs(violation) < 1e-9 { break }
         }
-        return target
     }
 
     /// STEP 6 (§9.5): place the line's items along the main axis by `justifyContent` and auto
@@ -494,7 +500,9 @@ extension FlexBox {
             }
         }
         let count = Double(line.items.count)
-        if line.numberOfAutoMargins == 0 {
+        // Auto margins take positive free space only; otherwise they are 0 and justify-content
+        // places the line (CSS Flexbox §9.5 step 12; Yoga skips it whenever there are any).
+        if line.numberOfAutoMargins == 0 || (!yogaCompatible && line.remainingFreeSpace < 0) {
             switch justify {
             case .start: break
             case .center: leadingMainDim = line.remainingFreeSpace / 2
