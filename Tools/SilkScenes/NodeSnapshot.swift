@@ -8,6 +8,20 @@ import SilkRender
 /// synchronous for the duration (as Texture's snapshot tests do), then the layer tree is
 /// composited in full.
 public enum NodeSnapshot {
+    /// The tree was still laying out or displaying when the time ran out: no snapshot is
+    /// taken rather than one of a half-built tree.
+    public struct NotSettled: Error, CustomStringConvertible {
+        public var seconds: Int
+        public var description: String {
+            "snapshot: the node tree had not finished laying out and displaying after \(seconds) s (a list or a presented view still pending); no image written"
+        }
+    }
+
+    /// How long `render` waits for the tree to settle: a bound against a hang only. A loaded or
+    /// emulated machine is slow (under qemu-user with a load of 30, 10 s ran out before the
+    /// controls scene's list and popover were shown, and a half-built image came out).
+    public static let settleLimit = 300
+
     /// `afterSetUp` runs once the pass exists (it sets every node in the hierarchy to all
     /// interface states; a list restores its ranges there). `afterLayout` runs once the tree is
     /// laid out and displayed (frames are known: a popover can be anchored), and the snapshot
@@ -21,12 +35,13 @@ public enum NodeSnapshot {
         pass.synchronousDisplay = true
         afterSetUp()
         // Containers create and measure their items on background queues and queue the result
-        // for a pass: keep passing until nothing is pending anywhere (10 s at most, by the
-        // clock: a count of passes without sleeping ran out in ~50 ms while a loaded machine's
-        // edit queue was still measuring the kiosk's list, which then came out empty).
-        let deadline = DispatchTime.now() + .seconds(10)
+        // for a pass: keep passing until nothing is pending anywhere (by the clock, up to
+        // `settleLimit`: a count of passes without sleeping ran out in ~50 ms while a loaded
+        // machine's edit queue was still measuring the kiosk's list, which then came out empty).
+        let deadline = DispatchTime.now() + .seconds(settleLimit)
         var idlePasses = 0
         var pendingChange = afterLayout
+        var settled = false
         while DispatchTime.now() < deadline {
             pass.run()
             pass.committer.commit()
@@ -34,9 +49,10 @@ public enum NodeSnapshot {
             // Once everything is laid out and shown: the caller's change of state (a list it
             // opens under a control laid out by now), then passes until that settles too.
             if idlePasses >= 2, let change = pendingChange { pendingChange = nil; change(); idlePasses = 0; continue }
-            if idlePasses >= 2 { break }
+            if idlePasses >= 2 { settled = true; break }
             usleep(pass.hasPendingWork ? 0 : 1000)
         }
+        guard settled else { throw NotSettled(seconds: settleLimit) }
         if ProcessInfo.processInfo.environment["SILK_DEBUG_NODES"] != nil {
             print(root.recursiveDescription)
             func dump(_ l: Layer, _ d: Int) { print(String(repeating: "  ", count: d) + "\(l) contents: \(l.contents.map { "\($0)" } ?? "nil") bg: \(String(describing: l.backgroundColor))"); l.sublayers.forEach { dump($0, d + 1) } }
