@@ -479,6 +479,15 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// `isCancelled()` between expensive steps and return early (or throw) when it is true.
     open class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {}
 
+    /// A display queue, before a bitmap is allocated for `draw(parameters:in:isCancelled:)`: a
+    /// bitmap that already holds exactly what `draw` would put into a transparent bitmap of `size`
+    /// points at `scale`, for the layer to show as it is (nil, the default: draw). An image node
+    /// whose image is at its pixel size answers with a view of that image, so the photo is not
+    /// held twice. The bitmap's pixels must not change afterwards; it must not be one another
+    /// thread may be drawing from (return a view: `Bitmap(wrapping:…owner:)`). Not asked for
+    /// nodes inside a rasterized subtree. Must not touch the node.
+    open class func readyContents(parameters: (any Sendable)?, size: Size, scale: Double) -> Bitmap? { nil }
+
     /// Marks the contents stale: a new display job starts at the next pass and the running one, if
     /// any, is cancelled (Texture's `-setNeedsDisplay`). Any thread.
     public func setNeedsDisplay() {

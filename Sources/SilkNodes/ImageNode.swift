@@ -58,7 +58,9 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
     open override class var drawsContent: Bool { true }
 
     /// A decoded image to show; setting it clears `imagePath`. The display job scales it to the
-    /// node's device pixels with `contentMode`, so the bitmap may be any size. A replacement of the
+    /// node's device pixels with `contentMode`, so the bitmap may be any size; one already at the
+    /// node's device pixels (and not modified) is shown as it is, so its pixels must not change
+    /// once set (set a new bitmap instead). A replacement of the
     /// same pixel size redraws without a relayout (progressive refinements). Any thread.
     public var image: Bitmap? {
         get { lock.withLock { _image } }
@@ -317,6 +319,27 @@ open class ImageNode: DisplayNode, @unchecked Sendable {
         } else {
             p.node?.stagePlayer(nil)
         }
+    }
+
+    /// The image itself (a view of its pixels) when drawing it would copy it unchanged: a given
+    /// `image` of exactly the node's device pixels, with no modification, crop or debug overlay.
+    /// Every content mode places such an image on the bounds 1:1, and corner rounding and
+    /// clipping are the layer's, so the layer shows the same pixels without a second bitmap of
+    /// them (a feed's photos, decoded at their cell's size, are held once, not twice). Anything
+    /// else (a path or data to decode, another size, a fractional pixel size) is drawn.
+    open override class func readyContents(parameters: (any Sendable)?, size: Size, scale: Double) -> Bitmap? {
+        guard let p = parameters as? Parameters, let image = p.image, p.modification == nil, !p.debugOverlay,
+              !(p.cropRect.width > 0 && p.cropRect.height > 0),
+              image.format == .argb32 || image.format == .xrgb32 else { return nil }
+        let w = size.width * scale, h = size.height * scale
+        guard w == w.rounded(), h == h.rounded(), Double(image.width) == w, Double(image.height) == h else { return nil }
+        // A view: the render thread sets transforms and filters on the bitmap's pixman image while
+        // compositing, and a display job of another node may be drawing from this image meanwhile.
+        guard let view = try? Bitmap(wrapping: image.data, width: image.width, height: image.height,
+                                     stride: image.stride, format: image.format, owner: image) else { return nil }
+        p.node?.recordError(nil)
+        p.node?.stagePlayer(nil)
+        return view
     }
 
     /// The Lottie animation a path or data holds (detected by content: a JSON object), else nil.

@@ -304,6 +304,11 @@ enum DisplayWork: @unchecked Sendable {
     /// node's `draw` threw) is described for the committer to report; cancellation is silent.
     func render(size: Size, scale: Double, isCancelled: () -> Bool) -> (Bitmap?, failure: String?) {
         do {
+            // Contents that need no drawing (an image already at the node's pixels) are shown
+            // as they are: no second bitmap of the same pixels.
+            if case let .single(drawer, params) = self, let ready = drawer.readyContents(parameters: params, size: size, scale: scale) {
+                return (isCancelled() ? nil : ready, nil)
+            }
             let bitmap = try Bitmap(size: size, scale: scale)
             let canvas = Canvas(bitmap: bitmap, scale: scale)
             switch self {
