@@ -12,8 +12,11 @@ import SilkSystem
 /// players are released at random moments — while the pipeline is built, prerolling, playing,
 /// delivering a frame, looping — by `close()`, by dropping the last reference without it, and by
 /// a node leaving the preload range, while a reader stands in for the render thread.
-@Suite(.serialized, .enabled(if: Clip.unavailableReason == nil, Comment(rawValue: Clip.unavailableReason ?? "")))
-struct VideoTeardownTests {
+///
+/// Nested in VideoNodeTests so it runs serialized with it: the pipeline count is the process's,
+/// and a pipeline another suite holds meanwhile would count as left over.
+extension VideoNodeTests {
+@Suite struct VideoTeardownTests {
     /// Iterations of the release stress (SILK_VIDEO_TEARDOWN_ITERATIONS; the default keeps the
     /// suite short, a stress run sets hundreds).
     static let iterations = ProcessInfo.processInfo.environment["SILK_VIDEO_TEARDOWN_ITERATIONS"].flatMap(Int.init) ?? 24
@@ -104,4 +107,5 @@ struct VideoTeardownTests {
         }
         #expect(eventually { VideoPlayer.livePipelines == before }, "pipelines left: \(VideoPlayer.livePipelines - before)")
     }
+}
 }
