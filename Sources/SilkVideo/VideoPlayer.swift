@@ -103,10 +103,15 @@ final class VideoPlayer: LayerContentsSource, @unchecked Sendable {
         if let h = handle { DispatchQueue.global().async { Self.free(h) } }
     }
 
+    /// Frees the pipeline, then the box its callbacks were given: silk_gst_player_free returns
+    /// only once no callback runs or can start, so the box is not reachable any more.
     private static func free(_ h: Handle) {
         silk_gst_player_free(h.pointer)
         h.box.release()
     }
+
+    /// Test seam: GStreamer pipelines built and not yet destroyed, in the whole process.
+    static var livePipelines: Int { Int(silk_gst_live_pipelines()) }
 
     var statistics: Statistics {
         lock.withLock { var s = stats; s.isPlaying = requestedPlaying; s.hasEnded = ended; return s }

@@ -23,6 +23,18 @@ struct SilkGstPlayer {
     SilkGstEventCallback on_event;
     SilkGstSizeCallback on_size;
     GMutex lock;
+    /// References: the owner's (until silk_gst_player_free) and one for each registration
+    /// GStreamer holds — the bus sync handler, appsink's callbacks, the caps probe. GStreamer
+    /// calls a registration's destroy notify only after its last call of it returned (it refs
+    /// a handler before calling it outside its own lock), so this struct outlives every call.
+    gint refs;
+    /// The gate the callbacks pass before they touch `context` (guarded by `gate`): `closed` is
+    /// set by free, `busy` counts the calls inside, `idle` is signalled when the last one leaves.
+    GMutex gate;
+    GCond idle;
+    int closed;
+    int busy;
+    gulong probe;
     /// The size last set on `caps` (0 × 0: the stream's own size; -1: none yet; guarded by lock).
     int asked_width, asked_height;
     /// The last missing-plugin description the pipeline reported (guarded by lock).
@@ -34,6 +46,45 @@ typedef struct {
     GstBuffer *buffer;
     GstMapInfo map;
 } FrameHandle;
+
+/// Pipelines built and not yet finalized (test seam: every pipeline is really destroyed).
+static gint live_pipelines = 0;
+
+/// How many gates this thread is inside: silk_gst_player_free called from a callback must not
+/// wait for the calls in flight (its own is one of them).
+static __thread int callback_depth = 0;
+
+static void player_unref(gpointer data) {
+    SilkGstPlayer *p = data;
+    if (!g_atomic_int_dec_and_test(&p->refs)) return;
+    g_mutex_clear(&p->lock);
+    g_mutex_clear(&p->gate);
+    g_cond_clear(&p->idle);
+    g_free(p);
+}
+
+/// A callback may reach the context: false once free has begun (the callback then returns at
+/// once). Every true is paired with leave().
+static int enter(SilkGstPlayer *p) {
+    g_mutex_lock(&p->gate);
+    int open = !p->closed;
+    if (open) p->busy++;
+    g_mutex_unlock(&p->gate);
+    if (open) callback_depth++;
+    return open;
+}
+
+static void leave(SilkGstPlayer *p) {
+    callback_depth--;
+    g_mutex_lock(&p->gate);
+    if (--p->busy == 0 && p->closed) g_cond_broadcast(&p->idle);
+    g_mutex_unlock(&p->gate);
+}
+
+static void pipeline_finalized(gpointer data, GObject *pipeline) {
+    (void)data; (void)pipeline;
+    g_atomic_int_add(&live_pipelines, -1);
+}
 
 static void copy_message(char *out, size_t size, const char *text) {
     if (out && size) snprintf(out, size, "%s", text ? text : "");
@@ -98,8 +149,10 @@ static GstPadProbeReturn on_stream_caps(GstPad *pad, GstPadProbeInfo *info, gpoi
     gst_event_parse_caps(event, &caps);
     int sw, sh, w = 0, h = 0;
     display_size(caps, &sw, &sh);
-    if (sw > 0 && p->on_size) p->on_size(p->context, sw, sh, &w, &h);
-    if (sw > 0) apply_size(p, w, h);
+    if (sw <= 0 || !enter(p)) return GST_PAD_PROBE_OK;
+    if (p->on_size) p->on_size(p->context, sw, sh, &w, &h);
+    apply_size(p, w, h);
+    leave(p);
     return GST_PAD_PROBE_OK;
 }
 
@@ -134,13 +187,20 @@ static void deliver(SilkGstPlayer *p, GstSample *sample, int preroll) {
     p->on_frame(p->context, frame);
 }
 
+// The sample is pulled even when the gate is closed, so appsink's queue does not hold it.
 static GstFlowReturn on_new_sample(GstAppSink *sink, gpointer data) {
-    deliver(data, gst_app_sink_pull_sample(sink), 0);
+    GstSample *sample = gst_app_sink_pull_sample(sink);
+    if (!enter(data)) { if (sample) gst_sample_unref(sample); return GST_FLOW_FLUSHING; }
+    deliver(data, sample, 0);
+    leave(data);
     return GST_FLOW_OK;
 }
 
 static GstFlowReturn on_new_preroll(GstAppSink *sink, gpointer data) {
-    deliver(data, gst_app_sink_pull_preroll(sink), 1);
+    GstSample *sample = gst_app_sink_pull_preroll(sink);
+    if (!enter(data)) { if (sample) gst_sample_unref(sample); return GST_FLOW_FLUSHING; }
+    deliver(data, sample, 1);
+    leave(data);
     return GST_FLOW_OK;
 }
 
@@ -157,9 +217,13 @@ static void on_element_setup(GstElement *playbin, GstElement *element, gpointer 
     g_free(name);
 }
 
+// Returns GST_BUS_DROP, which makes the handler the message's owner: it is unreffed here
+// (every message holds a reference to the element that posted it; a lost one keeps that element,
+// and through it the whole pipeline, alive).
 static GstBusSyncReply on_bus_message(GstBus *bus, GstMessage *msg, gpointer data) {
     (void)bus;
     SilkGstPlayer *p = data;
+    if (!enter(p)) { gst_message_unref(msg); return GST_BUS_DROP; }
     char text[1024];
     switch (GST_MESSAGE_TYPE(msg)) {
     case GST_MESSAGE_EOS:
@@ -208,6 +272,8 @@ static GstBusSyncReply on_bus_message(GstBus *bus, GstMessage *msg, gpointer dat
     default:
         break;
     }
+    leave(p);
+    gst_message_unref(msg);
     return GST_BUS_DROP;
 }
 
@@ -244,6 +310,11 @@ SilkGstPlayer *silk_gst_player_new(const char *uri, void *context, SilkGstFrameC
     if (error) g_error_free(error);
     SilkGstPlayer *p = g_new0(SilkGstPlayer, 1);
     g_mutex_init(&p->lock);
+    g_mutex_init(&p->gate);
+    g_cond_init(&p->idle);
+    p->refs = 1;
+    g_atomic_int_inc(&live_pipelines);
+    g_object_weak_ref(G_OBJECT(pipeline), pipeline_finalized, NULL);
     p->pipeline = pipeline;
     p->context = context;
     p->on_frame = on_frame;
@@ -254,13 +325,15 @@ SilkGstPlayer *silk_gst_player_new(const char *uri, void *context, SilkGstFrameC
     p->convert = gst_bin_get_by_name(GST_BIN(bin), "silkconvert");
     p->caps = gst_bin_get_by_name(GST_BIN(bin), "silkcaps");
     GstPad *input = gst_element_get_static_pad(p->convert, "sink");
-    gst_pad_add_probe(input, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_stream_caps, p, NULL);
+    g_atomic_int_inc(&p->refs);
+    p->probe = gst_pad_add_probe(input, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_stream_caps, p, player_unref);
     gst_object_unref(input);
     g_object_set(p->sink, "max-buffers", 2, "drop", TRUE, "sync", TRUE, "enable-last-sample", FALSE, NULL);
     GstAppSinkCallbacks callbacks = { 0 };
     callbacks.new_sample = on_new_sample;
     callbacks.new_preroll = on_new_preroll;
-    gst_app_sink_set_callbacks(GST_APP_SINK(p->sink), &callbacks, p, NULL);
+    g_atomic_int_inc(&p->refs);
+    gst_app_sink_set_callbacks(GST_APP_SINK(p->sink), &callbacks, p, player_unref);
     // Video only through Silk; audio to the default sink. Flags: video, audio, soft volume and
     // native video (playsink adds no converter or scaler of its own: Silk's bin scales once, to
     // the node's size). No subtitles overlaid, no deinterlacer or colour-balance element (each
@@ -268,7 +341,8 @@ SilkGstPlayer *silk_gst_player_new(const char *uri, void *context, SilkGstFrameC
     g_object_set(pipeline, "uri", uri, "video-sink", bin, "flags", 0x1 | 0x2 | 0x10 | 0x40, NULL);
     g_signal_connect(pipeline, "element-setup", G_CALLBACK(on_element_setup), NULL);
     p->bus = gst_element_get_bus(pipeline);
-    gst_bus_set_sync_handler(p->bus, on_bus_message, p, NULL);
+    g_atomic_int_inc(&p->refs);
+    gst_bus_set_sync_handler(p->bus, on_bus_message, p, player_unref);
     return p;
 }
 
@@ -313,19 +387,47 @@ double silk_gst_player_duration(SilkGstPlayer *p) {
     return gst_element_query_duration(p->pipeline, GST_FORMAT_TIME, &t) && t >= 0 ? (double)t / GST_SECOND : -1;
 }
 
+// Teardown in three steps, each closing one way a GStreamer thread could reach freed memory:
+// 1. The gate closes and free waits for the calls already inside it (a frame being copied, a bus
+//    message being handed over), so no call reaches the context once free returns. Removing a
+//    handler alone does not do that: gst_bus_post and appsink take their own reference to the
+//    handler and call it after dropping their lock, so a call can still be running (or just
+//    starting) after gst_bus_set_sync_handler(NULL) or gst_app_sink_set_callbacks returned.
+// 2. The handlers are removed; each registration's destroy notify drops its reference to this
+//    struct when GStreamer's last call of it ended, so a late caller still finds the gate.
+// 3. The pipeline goes to NULL: its streaming threads are stopped and joined (a change to NULL
+//    completes before gst_element_set_state returns; it never returns ASYNC), then unreffed.
 void silk_gst_player_free(SilkGstPlayer *p) {
     if (!p) return;
-    gst_element_set_state(p->pipeline, GST_STATE_NULL);
+    g_mutex_lock(&p->gate);
+    p->closed = 1;
+    if (callback_depth > 0) {
+        g_warning("silk_gst_player_free called from one of the player's callbacks: not waiting for the calls in flight");
+    } else {
+        while (p->busy > 0) g_cond_wait(&p->idle, &p->gate);
+    }
+    g_mutex_unlock(&p->gate);
+
     gst_bus_set_sync_handler(p->bus, NULL, NULL, NULL);
     GstAppSinkCallbacks none = { 0 };
     gst_app_sink_set_callbacks(GST_APP_SINK(p->sink), &none, NULL, NULL);
+    GstPad *input = gst_element_get_static_pad(p->convert, "sink");
+    if (input) {
+        if (p->probe) gst_pad_remove_probe(input, p->probe);
+        gst_object_unref(input);
+    }
+
+    gst_element_set_state(p->pipeline, GST_STATE_NULL);
     gst_object_unref(p->bus);
     gst_object_unref(p->sink);
     gst_object_unref(p->convert);
     gst_object_unref(p->caps);
     gst_object_unref(p->pipeline);
-    g_mutex_clear(&p->lock);
-    g_free(p);
+    player_unref(p);
+}
+
+int silk_gst_live_pipelines(void) {
+    return g_atomic_int_get(&live_pipelines);
 }
 
 void silk_gst_frame_release(void *handle) {

@@ -72,9 +72,14 @@ void silk_gst_player_get_volume(SilkGstPlayer *player, double *volume, int *mute
 /// Seconds, or -1 when unknown.
 double silk_gst_player_position(SilkGstPlayer *player);
 double silk_gst_player_duration(SilkGstPlayer *player);
-/// Stops the pipeline (to null: every streaming thread has returned when this does), removes the
-/// callbacks and frees the player. No callback runs after it returns.
+/// Frees the player: waits for callbacks already running to return (a frame being copied) and
+/// stops new ones from reaching `context`, removes the callbacks, stops the pipeline (to null:
+/// every streaming thread has returned) and unrefs it. No callback runs, or is still running,
+/// once it returns, so `context` may be freed then. Never call it from one of the player's
+/// callbacks (it would wait for itself; it warns and does not wait instead).
 void silk_gst_player_free(SilkGstPlayer *player);
+/// Test seam: pipelines made by silk_gst_player_new and not yet destroyed by GStreamer.
+int silk_gst_live_pipelines(void);
 
 void silk_gst_frame_release(void *handle);
 
