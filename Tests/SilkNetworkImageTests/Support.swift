@@ -14,10 +14,15 @@ struct TempDirectory {
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
+/// `SILK_TEST_TIMEOUT_SCALE` (a number, default 1) stretches every wait below: `make test-arm64`
+/// sets 10 for its run under qemu-user, where the demo server and libcurl run 10-20 times slower
+/// and a 20 s wait for one 404 ran out.
+let timeoutScale = ProcessInfo.processInfo.environment["SILK_TEST_TIMEOUT_SCALE"].flatMap(Double.init).map { max(1, $0) } ?? 1
+
 /// Waits on a condition other threads make true (no timing assertions: the timeout only keeps
 /// a broken build from hanging).
 func waitUntil(timeout: Double = 20, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
+    let deadline = Date(timeIntervalSinceNow: timeout * timeoutScale)
     while !condition() {
         if Date() > deadline { return false }
         usleep(2000)

@@ -104,13 +104,13 @@ native_stage() {
 unit_stage() {
   local t=$SECONDS rc=0
   log "unit: swift test on aarch64 (qemu-user)"
-  $HEAVY "$DR" run $SUITE arm64 sh -c 'cd /src && swift test --skip-build --scratch-path /xbuild' > $W/unit-tests.log 2>&1 || rc=$?
+  $HEAVY "$DR" run $SUITE arm64 sh -c 'cd /src && SILK_TEST_TIMEOUT_SCALE=10 swift test --skip-build --scratch-path /xbuild' > $W/unit-tests.log 2>&1 || rc=$?
   if ! "$ROOT/Tests/portability/summarize.py" "$SUITE arm64" $W/unit-tests.log $rc $W/unit-failed.txt; then
     # As in test-portability: timing-sensitive tests get one more run, alone (emulation is slow).
     if [ -s $W/unit-failed.txt ]; then
       filter=$(paste -sd'|' $W/unit-failed.txt); rc=0
       log "unit: running the failed tests again, alone: $filter"
-      $HEAVY "$DR" run $SUITE arm64 sh -c "cd /src && swift test --skip-build --scratch-path /xbuild --filter '$filter'" > $W/unit-retry.log 2>&1 || rc=$?
+      $HEAVY "$DR" run $SUITE arm64 sh -c "cd /src && SILK_TEST_TIMEOUT_SCALE=10 swift test --skip-build --scratch-path /xbuild --filter '$filter'" > $W/unit-retry.log 2>&1 || rc=$?
       "$ROOT/Tests/portability/summarize.py" "$SUITE arm64 (again)" $W/unit-retry.log $rc || fail "unit tests on aarch64: $W/unit-tests.log, $W/unit-retry.log"
     else fail "unit tests on aarch64: $W/unit-tests.log"; fi
   fi
