@@ -131,12 +131,12 @@ public final class BitmapCache: @unchecked Sendable {
     /// Drops every bitmap (memory warnings, cold measurements); counters restart.
     public func removeAll() { lock.withLock { _removeAllLocked() } }
 
-    /// Hits, misses and evictions since creation or `removeAll()`, entries and bytes kept now.
     /// How many entries were made from `source` (any size or variant); counts as no use.
     public func entries(source: String) -> Int {
         lock.withLock { entries.keys.reduce(0) { $0 + ($1.source == source ? 1 : 0) } }
     }
 
+    /// Hits, misses and evictions since creation or `removeAll()`, entries and bytes kept now.
     public var statistics: (hits: Int, misses: Int, evictions: Int, entries: Int, bytes: Int) {
         lock.withLock { (hits, misses, evictions, entries.count, bytes) }
     }
