@@ -71,7 +71,8 @@ import SilkRender
         #expect(CountingImageNode.draws.value == before)
         #expect(node.lastDisplayError == nil)
         // …and they are exactly what drawing would have made.
-        #expect(pixels(contents) == pixels(try drawn(node, size: Size(width: 40, height: 30), scale: 1)))
+        let expected = try drawn(node, size: Size(width: 40, height: 30), scale: 1)
+        #expect(pixels(contents) == pixels(expected))
 
         // Resized so the image no longer fits 1:1: drawn again into a bitmap of the new size.
         node.frame = Rect(x: 0, y: 0, width: 20, height: 15)
@@ -91,7 +92,8 @@ import SilkRender
                         node.image = image; node.contentMode = mode; node.forceUpscaling = upscale
                         let shown = try render(node, size: size, scale: scale)
                         #expect(shown.data == image.data, "\(format) \(scale) \(mode) \(upscale)")
-                        #expect(pixels(shown) == pixels(try drawn(node, size: size, scale: scale)), "\(format) \(scale) \(mode) \(upscale)")
+                        let expected = try drawn(node, size: size, scale: scale)
+                        #expect(pixels(shown) == pixels(expected), "\(format) \(scale) \(mode) \(upscale)")
                     }
                 }
             }
@@ -120,7 +122,8 @@ import SilkRender
             let shown = try render(n, size: size, scale: scale)
             #expect(shown.data != image.data && shown.data != rgb565.data, "\(name)")
             #expect(shown.format == .argb32, "\(name)")
-            #expect(pixels(shown) == pixels(try drawn(n, size: size, scale: scale)), "\(name)")
+            let expected = try drawn(n, size: size, scale: scale)
+            #expect(pixels(shown) == pixels(expected), "\(name)")
         }
         // The scaling debug overlay is drawn too (parameters made by hand: the switch is global).
         let overlay = ImageNode.Parameters(image: image, path: nil, data: nil, playsAnimations: true, contentMode: .aspectFill,
