@@ -114,6 +114,7 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     /// caching) and serial delegate queue `silk.image-download`. The session keeps its delegate
     /// alive: call `invalidate()` when done with a downloader, or it is never freed.
     public init(configuration: Configuration = Configuration()) {
+        OpenSSLExit.keepStateAtExit()  // before libcurl initializes OpenSSL: see OpenSSLExit
         self.configuration = configuration
         delegateQueue = BoundedDelegateQueue(name: "silk.image-download")
         super.init()

@@ -190,6 +190,7 @@ public final class FeedModel: @unchecked Sendable {
         self.maxBytes = max(1, maxBytes)
         self.deadline = deadline.isFinite && deadline > 0 ? deadline : 30
         self.log = log
+        OpenSSLExit.keepStateAtExit()  // before libcurl initializes OpenSSL: see OpenSSLExit
         let c = URLSessionConfiguration.ephemeral
         c.timeoutIntervalForRequest = timeout
         c.timeoutIntervalForResource = self.deadline
