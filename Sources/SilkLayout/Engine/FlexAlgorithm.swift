@@ -142,11 +142,13 @@ extension FlexBox {
                     heightLimit = resolvedMax(.column, ownerHeight) - pbColumn
                 }
             }
-            let hi = try intrinsicWidths(ownerWidth: ownerWidth, innerHeightLimit: heightLimit, needMin: false,
-                                         context: context).max
+            let definite = heightMode == .exactly
+            let hi = try intrinsicWidths(ownerWidth: ownerWidth, innerHeightLimit: heightLimit, limitIsDefinite: definite,
+                                         needMin: false, context: context).max
             var w = hi
             if widthMode == .atMost && !availableWidth.isNaN && hi > availableWidth - marginRow {
-                let lo = try intrinsicWidths(ownerWidth: ownerWidth, innerHeightLimit: heightLimit, context: context).min
+                let lo = try intrinsicWidths(ownerWidth: ownerWidth, innerHeightLimit: heightLimit, limitIsDefinite: definite,
+                                             context: context).min
                 w = Swift.max(lo, availableWidth - marginRow)
             }
             availableWidth = boundAxis(.row, w, ownerWidth, ownerWidth) + marginRow
@@ -268,7 +270,7 @@ extension FlexBox {
                     if align == .stretch && !autoStart && !autoEnd {
                         if !child.hasDefiniteLength(crossAxis, availableInnerCrossDim) {
                             try stretchChild(child, line: line, mainAxis: mainAxis,
-                                             availableInnerMainDim: availableInnerMainDim,
+                                             availableInnerMainDim: availableInnerMainDim, mainOwnerSize: childMainOwnerSize,
                                              availableInnerCrossDim: availableInnerCrossDim,
                                              availableInnerWidth: availableInnerWidth,
                                              availableInnerHeight: availableInnerHeight, context: context)
@@ -414,7 +416,7 @@ extension FlexBox {
 
     /// Re-lays out a child stretched to its line's cross length (§9.4 step 11).
     private func stretchChild(_ child: FlexBox, line: FlexLine, mainAxis: FlexDirection,
-                              availableInnerMainDim: Double, availableInnerCrossDim: Double,
+                              availableInnerMainDim: Double, mainOwnerSize: Double, availableInnerCrossDim: Double,
                               availableInnerWidth: Double, availableInnerHeight: Double,
                               context: LayoutContext) throws(LayoutError) {
         let crossAxis = crossDirection
@@ -429,7 +431,8 @@ extension FlexBox {
         }
         childMainSize += child.marginForAxis(mainAxis, availableInnerWidth)
         var childMainMode = SizingMode.exactly, childCrossMode = SizingMode.exactly
-        child.constrainMaxSizeForMode(mainAxis, availableInnerMainDim, availableInnerWidth, &childMainMode, &childMainSize)
+        child.constrainMaxSizeForMode(mainAxis, yogaCompatible ? availableInnerMainDim : mainOwnerSize, availableInnerWidth,
+                                      &childMainMode, &childMainSize)
         child.constrainMaxSizeForMode(crossAxis, availableInnerCrossDim, availableInnerWidth, &childCrossMode, &childCrossSize)
         let childWidth = isMainAxisRow ? childMainSize : childCrossSize
         let keepOpen = !isMainAxisRow && child.heightIndefinite && !yogaCompatible
@@ -437,9 +440,15 @@ extension FlexBox {
         let crossAxisDoesNotGrow = (stack?.alignContent ?? .start) != .stretch && isWrap
         let widthMode: SizingMode = childWidth.isNaN || (!isMainAxisRow && crossAxisDoesNotGrow) ? .undefined : .exactly
         let heightMode: SizingMode = childHeight.isNaN || (isMainAxisRow && crossAxisDoesNotGrow) ? .undefined : .exactly
+        let flexedHeight = child.measuredHeight
         try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight, widthMode: widthMode,
                                  heightMode: heightMode, ownerWidth: availableInnerWidth,
                                  ownerHeight: availableInnerHeight, performLayout: true, context: context)
+        if keepOpen && !sameLength(child.measuredHeight, flexedHeight) {
+            try child.layoutInternal(availableWidth: childWidth, availableHeight: childMainSize, widthMode: widthMode,
+                                     heightMode: .exactly, ownerWidth: availableInnerWidth,
+                                     ownerHeight: availableInnerHeight, performLayout: true, context: context)
+        }
     }
 
     /// STEP 8 in detail: place lines by `alignContent` and items in each line by their
@@ -597,10 +606,18 @@ extension FlexBox {
         // The browser lays a stretched item out again even at the same size: its cross size is
         // now definite, so percentages inside it resolve (§9.4 step 11).
         if !yogaCompatible || !(sameLength(childWidth, child.measuredWidth) && sameLength(childHeight, child.measuredHeight)) {
+            let flexedHeight = child.measuredHeight
             try child.layoutInternal(availableWidth: childWidth, availableHeight: childHeight,
                                      widthMode: .exactly, heightMode: keepOpen ? .undefined : .exactly,
                                      ownerWidth: availableInnerWidth, ownerHeight: availableInnerHeight,
                                      performLayout: true, context: context)
+            if keepOpen && !sameLength(child.measuredHeight, flexedHeight) {
+                try child.layoutInternal(availableWidth: childWidth,
+                                         availableHeight: flexedHeight + child.marginForAxis(mainAxis, availableInnerWidth),
+                                         widthMode: .exactly, heightMode: .exactly,
+                                         ownerWidth: availableInnerWidth, ownerHeight: availableInnerHeight,
+                                         performLayout: true, context: context)
+            }
         }
     }
 

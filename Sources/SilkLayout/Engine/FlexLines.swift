@@ -83,7 +83,10 @@ extension FlexBox {
             }
             if child.style.positionType == .absolute { continue }
             if child === singleFlexChild {
-                child.computedFlexBasis = 0
+                // The browser's flex base size is never below the item's padding and border (the
+                // freezing loop would count the difference as free space: 3 points of padding
+                // grew a filling item 3 points past its container).
+                child.computedFlexBasis = yogaCompatible ? 0 : child.paddingAndBorderForAxis(mainAxis, availableInnerWidth)
             } else {
                 try computeFlexBasis(for: child, width: availableInnerWidth, widthMode: widthMode,
                                      height: availableInnerHeight, heightMode: heightMode, context: context)
@@ -180,7 +183,11 @@ extension FlexBox {
         // An item that will be stretched across is measured at the stretched length.
         // Only a single-line container stretches before line sizing (§9.4 step 8); Yoga also
         // does in multi-line ones.
-        let stretches = alignment(of: child) == .stretch && (!isWrap || yogaCompatible)
+        // An auto margin across takes the stretch away (§8.1, §9.4 step 11), so the browser
+        // measures such an item at its fit-content width.
+        let crossAxis = crossDirection
+        let autoCross = !yogaCompatible && (child.marginIsAuto(crossAxis.startEdge) || child.marginIsAuto(crossAxis.endEdge))
+        let stretches = alignment(of: child) == .stretch && (!isWrap || yogaCompatible) && !autoCross
         if !isMainAxisRow && !isRowStyleDimDefined && !width.isNaN && widthMode == .exactly
             && stretches && childWidthMode != .exactly {
             childWidth = width
@@ -371,7 +378,10 @@ extension FlexBox {
                 if case .fraction = child.dimension(crossAxis), crossMode != .exactly { loosePercentage = true }
                 childCrossMode = childCrossSize.isNaN || loosePercentage ? .undefined : .exactly
             }
-            child.constrainMaxSizeForMode(mainAxis, availableInnerMainDim, availableInnerWidth, &childMainMode, &childMainSize)
+            // A percentage max is of the container's inner main size only when that is definite
+            // (the browser); a content-sized container's line length is no basis (Yoga's is).
+            child.constrainMaxSizeForMode(mainAxis, yogaCompatible ? availableInnerMainDim : mainAxisOwnerSize,
+                                          availableInnerWidth, &childMainMode, &childMainSize)
             child.constrainMaxSizeForMode(crossAxis, availableInnerCrossDim, availableInnerWidth, &childCrossMode, &childCrossSize)
             // A child that will be stretched is laid out for real in STEP 7.
             let requiresStretchLayout = !crossDefinite && align == .stretch && !autoCross

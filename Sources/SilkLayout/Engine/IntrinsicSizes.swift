@@ -17,13 +17,17 @@ import SilkGeometry
 extension FlexBox {
     /// The min-content and max-content border-box widths of this stack, its own padding and
     /// border resolved against `ownerWidth`.
-    /// `innerHeightLimit` is the inner height a wrapping column breaks its lines at (NaN: none).
+    /// `innerHeightLimit` is the inner height a wrapping column breaks its lines at (NaN: none);
+    /// when that height is definite (`limitIsDefinite`: a fixed or flexed height, not a max),
+    /// the items' percentage heights are of it, as in Chromium.
     /// Without `needMin` only the max-content width is computed (`min` is then meaningless):
     /// a fit-content width needs the min-content one only when the max-content one overflows.
-    func intrinsicWidths(ownerWidth: Double, innerHeightLimit: Double, needMin: Bool = true,
+    func intrinsicWidths(ownerWidth: Double, innerHeightLimit: Double, limitIsDefinite: Bool = false, needMin: Bool = true,
                          context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
         if isWrap && !direction.isRow {
-            let (lo, hi) = try columnWrapContentWidths(innerHeightLimit: innerHeightLimit, needMin: needMin, context: context)
+            let (lo, hi) = try columnWrapContentWidths(innerHeightLimit: innerHeightLimit,
+                                                       percentBase: limitIsDefinite ? innerHeightLimit : .nan,
+                                                       needMin: needMin, context: context)
             let pb = paddingAndBorderForAxis(.row, ownerWidth)
             return (lo + pb, hi + pb)
         }
@@ -41,9 +45,14 @@ extension FlexBox {
         var lo = 0.0, hi = 0.0
         var count = 0
         let row = direction.isRow
+        let needMin = needMin || (row && isWrap)   // a wrapping row's max-content needs its min-content
         for child in children where child.isInFlow {
             var (cMin, cMax) = try child.widthContributions(needMin: needMin, context: context)
+            // A wrapping row's min-content width is its widest item's own min-content
+            // contribution, flex basis or not (Chromium), and its max-content is never less.
+            let ownMin = cMin
             if row { child.flexAdjustContributions(&cMin, &cMax) }
+            if row && isWrap { cMin = ownMin }
             if row {
                 hi += cMax
                 lo = isWrap ? Swift.max(lo, cMin) : lo + cMin
@@ -53,6 +62,7 @@ extension FlexBox {
             }
             count += 1
         }
+        if row && isWrap { hi = Swift.max(hi, lo) }
         if row && count > 1, let stack {
             // A percentage gap of an unknown width is 0.
             let gap = Swift.max(0, zeroIfNaN(stack.spacing.value(.nan))) * Double(count - 1)
@@ -65,14 +75,14 @@ extension FlexBox {
     /// A wrapping column is as wide as its lines side by side (Chromium): items are broken into
     /// lines by their hypothetical heights (each laid out at its max-content width) within
     /// `innerHeightLimit`, and each line is as wide as its widest item.
-    private func columnWrapContentWidths(innerHeightLimit: Double, needMin: Bool,
+    private func columnWrapContentWidths(innerHeightLimit: Double, percentBase: Double, needMin: Bool,
                                          context: LayoutContext) throws(LayoutError) -> (min: Double, max: Double) {
         var lo = 0.0, hi = 0.0, lineLo = 0.0, lineHi = 0.0, used = 0.0
         var lines = 0, inLine = 0
         let gap = mainGap(.nan)
         for child in children where child.isInFlow {
             let (cMin, cMax) = try child.widthContributions(needMin: needMin, context: context)
-            let outerHeight = try child.hypotheticalHeight(outerWidth: cMax, context: context)
+            let outerHeight = try child.hypotheticalHeight(outerWidth: cMax, percentBase: percentBase, context: context)
                 + zeroIfNaN(child.style.margin.top.value(.nan)) + zeroIfNaN(child.style.margin.bottom.value(.nan))
             let needed = (inLine > 0 ? gap : 0) + outerHeight
             if inLine > 0 && !innerHeightLimit.isNaN && used + needed > innerHeightLimit + 0.0001 {
@@ -92,18 +102,27 @@ extension FlexBox {
     }
 
     /// The item's flex basis as a column item (its height) within its min/max, the content's
-    /// height laid out at `outerWidth` when neither flex basis nor height is given in points.
-    private func hypotheticalHeight(outerWidth: Double, context: LayoutContext) throws(LayoutError) -> Double {
+    /// height laid out at `outerWidth` when neither flex basis nor height is given in points
+    /// (or as a percentage of a definite `percentBase`, the column's inner height).
+    private func hypotheticalHeight(outerWidth: Double, percentBase: Double, context: LayoutContext) throws(LayoutError) -> Double {
         var h = Double.nan
-        if case .points(let b) = style.flexBasis { h = b + (isContentBox ? paddingAndBorderForAxis(.column, .nan) : 0) }
-        if h.isNaN { h = resolvedDimensionIgnoringPercentages(.column) }
+        let pbColumn = isContentBox ? paddingAndBorderForAxis(.column, .nan) : 0
+        switch style.flexBasis {
+        case .points(let b): h = b + pbColumn
+        case .fraction(let f) where !percentBase.isNaN: h = f * percentBase + pbColumn
+        default: break
+        }
+        if h.isNaN {
+            let v = dimension(.column).value(percentBase)
+            if !v.isNaN { h = v + pbColumn }
+        }
         if h.isNaN {
             try layoutInternal(availableWidth: outerWidth, availableHeight: .nan, widthMode: .exactly,
-                               heightMode: .undefined, ownerWidth: .nan, ownerHeight: .nan,
+                               heightMode: .undefined, ownerWidth: .nan, ownerHeight: percentBase,
                                performLayout: false, context: context)
             h = measuredHeight
         }
-        let maxV = style.maxHeight.value(.nan), minV = style.minHeight.value(.nan)
+        let maxV = style.maxHeight.value(percentBase), minV = style.minHeight.value(percentBase)
         if maxV >= 0 && h > maxV { h = maxV }
         if minV >= 0 && h < minV { h = minV }
         return Swift.max(h, paddingAndBorderForAxis(.column, .nan))
@@ -126,8 +145,10 @@ extension FlexBox {
                 lo = pb; hi = pb
             } else {
                 var limit = resolvedDimensionIgnoringPercentages(.column)
+                let definite = !limit.isNaN
                 if limit.isNaN { limit = style.maxHeight.value(.nan) }
-                (lo, hi) = try intrinsicWidths(ownerWidth: .nan, innerHeightLimit: limit - paddingAndBorderForAxis(.column, .nan), needMin: needMin,
+                (lo, hi) = try intrinsicWidths(ownerWidth: .nan, innerHeightLimit: limit - paddingAndBorderForAxis(.column, .nan),
+                                               limitIsDefinite: definite, needMin: needMin,
                                                context: context)
             }
         } else {
