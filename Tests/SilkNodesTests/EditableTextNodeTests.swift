@@ -174,8 +174,7 @@ extension PipelineTests {
         let f = fields[1]
         f.isSecureTextEntry = true
         let clipboard = InAppClipboard()
-        Clipboard.current = clipboard
-        defer { Clipboard.current = InAppClipboard() }
+        f.clipboard = clipboard   // not Clipboard.current: another suite's presenter may replace that
         var t = 1.0
         d.focus(f)
         type(d, "1234", at: &t)
@@ -206,8 +205,10 @@ extension PipelineTests {
 
     @Test func copyAndPasteThroughTheInAppClipboard() {
         let (_, fields, _, d) = form()
-        Clipboard.current = InAppClipboard()
-        defer { Clipboard.current = InAppClipboard() }
+        // A clipboard of their own: a Wayland presenter started by a suite running in parallel
+        // replaces Clipboard.current, which once made the last paste read the compositor's.
+        let shared = InAppClipboard()
+        for f in fields { f.clipboard = shared }
         var t = 1.0
         d.focus(fields[0])
         type(d, "copy me", at: &t)

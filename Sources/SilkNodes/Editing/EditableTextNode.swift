@@ -79,6 +79,7 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     private weak var _delegate: (any EditableTextNodeDelegate)?
     /// Set from code; nil: derived from `isSecureTextEntry` and `isMultiline` (`contentType`).
     private var _contentType: TextContentType?
+    private var _clipboard: (any ClipboardProvider)?
     /// Bumped on every text change: keys the main thread's layout cache.
     private var _textVersion: UInt64 = 0
 
@@ -131,6 +132,16 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
     }
     /// The text as a plain string. Any thread.
     public var text: String { lock.withLock { _editor.string } }
+
+    /// The clipboard this node copies to and pastes from; nil (the default) means the process's
+    /// `Clipboard.current`, which the Wayland presenter points at the compositor's. Set one to give
+    /// a field a private clipboard (a kiosk's PIN pad, a test).
+    public var clipboard: (any ClipboardProvider)? {
+        get { lock.withLock { _clipboard } }
+        set { lock.withLock { _clipboard = newValue } }
+    }
+
+    private var activeClipboard: any ClipboardProvider { clipboard ?? Clipboard.current }
     /// Shown, in its own attributes, while the text is empty. Any thread.
     public var attributedPlaceholderText: AttributedText? {
         get { lock.withLock { _placeholder } }
@@ -573,13 +584,13 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
             replace(edit)
         case .cut:
             guard !isSecureTextEntry, let edit = lock.withLock({ _editor.edit(for: command) }) else { return true }
-            Clipboard.current.setText(lock.withLock { _editor.selectedText })
+            activeClipboard.setText(lock.withLock { _editor.selectedText })
             replace(edit)
         case .copy:
             let selected = lock.withLock { _isSecure ? "" : _editor.selectedText }
-            if !selected.isEmpty { Clipboard.current.setText(selected) }
+            if !selected.isEmpty { activeClipboard.setText(selected) }
         case .paste:
-            Clipboard.current.requestText { [weak self] text in
+            activeClipboard.requestText { [weak self] text in
                 guard let self, let text, !text.isEmpty else { return }
                 performOnPassThread { [self] in
                     guard let edit = lock.withLock({ _editor.edit(for: .insert(text)) }) else { return }
