@@ -70,6 +70,26 @@ import SilkScenes
         #expect(try post(time: "9223372036854775807").age(relativeTo: Int.min) == "now")
     }
 
+    @Test func photoAddressesMustBeURLsAndPagesArriveAsKept() throws {
+        func page(_ photo: String) -> Data {
+            Data("""
+            {"page":0,"count":1,"total":1,"hasMore":false,"posts":[{"id":1,"author":{"id":2,"name":"A",
+            "avatarURL":"http://x/a.png"},"time":0,"caption":"c","photoURL":"\(photo)","photoWidth":1,
+            "photoHeight":1,"likes":0,"comments":0}]}
+            """.utf8)
+        }
+        let post = try #require(try FeedModel.decodePage(page("http://x/p.jpg?w=2&h=3"), pageSize: 1).posts.first)
+        #expect(post.photoURL.path == "/p.jpg" && post.photoURL.query == "w=2&h=3")
+        #expect(throws: FeedError.self) { try FeedModel.decodePage(page(""), pageSize: 1) }
+        // A served feed: the posts handed over are the ones kept, one author value per id.
+        let model = FeedModel(baseURL: server.url("/?tag=\(UUID().uuidString)"), pageSize: 50)
+        let posts = try model.loadNextPageAndWait()
+        let byAuthor = Dictionary(grouping: posts, by: \.author.id)
+        #expect(byAuthor.values.contains { $0.count > 1 })
+        for group in byAuthor.values { #expect(Set(group.map(\.author.avatarURL)).count == 1) }
+        #expect(model.posts == posts)
+    }
+
     @Test func badJSONIsOneShortLine() {
         let huge = "{\"page\":\"" + String(repeating: "x", count: 1 << 20) + "\"}"
         do {

@@ -13,15 +13,47 @@ public struct FeedPost: Decodable, Sendable, Equatable {
         public let avatarURL: URL
     }
     public let id: Int
-    public let author: Author
+    public private(set) var author: Author
     /// Unix seconds.
     public let time: Int
     public let caption: String
-    public let photoURL: URL
+    /// The photo's address as the server sent it (checked to parse as a URL when decoded): a
+    /// string is ≈ 80 bytes where a parsed `URL` is ≈ 230, and a long feed keeps every post.
+    public let photoAddress: String
     public let photoWidth: Int
     public let photoHeight: Int
     public let likes: Int
     public let comments: Int
+
+    /// The photo's URL, parsed from `photoAddress` when asked for (a cell being configured).
+    public var photoURL: URL { URL(string: photoAddress) ?? URL(fileURLWithPath: "/") }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, author, time, caption, photoURL, photoWidth, photoHeight, likes, comments
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(Int.self, forKey: .id)
+        author = try c.decode(Author.self, forKey: .author)
+        time = try c.decode(Int.self, forKey: .time)
+        caption = try c.decode(String.self, forKey: .caption)
+        photoAddress = try c.decode(String.self, forKey: .photoURL)
+        guard URL(string: photoAddress) != nil else {
+            throw DecodingError.dataCorruptedError(forKey: .photoURL, in: c, debugDescription: "Invalid URL string.")
+        }
+        photoWidth = try c.decode(Int.self, forKey: .photoWidth)
+        photoHeight = try c.decode(Int.self, forKey: .photoHeight)
+        likes = try c.decode(Int.self, forKey: .likes)
+        comments = try c.decode(Int.self, forKey: .comments)
+    }
+
+    /// This post with `author` in place of its own (an equal value whose storage is shared).
+    func sharing(_ author: Author) -> FeedPost {
+        var p = self
+        p.author = author
+        return p
+    }
 
     /// "now", "5m", "3h", "2d", "6w" before `now` (unix seconds). `time` comes from the
     /// server, so the difference saturates instead of trapping (a `time` of -9223372036854775807
@@ -175,6 +207,10 @@ public final class FeedModel: @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     private let lock = Lock()
     private var _posts: [FeedPost] = []
+    /// One `Author` per author id seen, so posts by the same author share its name and avatar
+    /// URL (feed-10k: 40 authors in 10,000 posts; ≈ 2 MiB of parsed avatar URLs otherwise). At
+    /// most one per post kept, so bounded by `posts`.
+    private var _authors: [Int: FeedPost.Author] = [:]
     private var _nextPage = 0
     private var _hasMore = true
     private var _loading = false
@@ -241,17 +277,30 @@ public final class FeedModel: @unchecked Sendable {
             let result = fetched.flatMap { data in
                 Result { () throws(FeedError) -> FeedPage in try FeedModel.decodePage(data, pageSize: pageSize, log: log) }
             }
-            lock.withLock {
+            let kept = lock.withLock { () -> [FeedPost]? in
                 _loading = false
-                if case let .success(p) = result {
-                    _posts += p.posts
-                    _nextPage = page + 1
-                    _hasMore = p.hasMore
-                }
+                guard case let .success(p) = result else { return nil }
+                let shared = sharingAuthors(p.posts)
+                _posts += shared
+                _nextPage = page + 1
+                _hasMore = p.hasMore
+                return shared
             }
-            completion(result.map(\.posts))
+            // The posts as kept (authors shared), so the feed node's copy shares them too.
+            completion(result.map { kept ?? $0.posts })
         }
         return true
+    }
+
+    /// `posts` with each author replaced by the first equal one seen. Under `lock`.
+    private func sharingAuthors(_ posts: [FeedPost]) -> [FeedPost] {
+        posts.map { post in
+            if let known = _authors[post.author.id] {
+                return known == post.author ? post.sharing(known) : post
+            }
+            _authors[post.author.id] = post.author
+            return post
+        }
     }
 
     /// Decodes one page's JSON, keeping at most `pageSize` posts (clamped to
