@@ -13,7 +13,8 @@ public protocol ClipboardProvider: AnyObject {
 
 /// The process's clipboard: one ``ClipboardProvider`` that editable nodes copy to and paste from.
 /// The Wayland presenter replaces it with the compositor's data device; elsewhere it stays an
-/// ``InAppClipboard``.
+/// ``InAppClipboard``. A node given a clipboard of its own (`EditableTextNode.clipboard`) uses
+/// that instead.
 public enum Clipboard {
     /// The clipboard editable nodes use. Main thread.
     nonisolated(unsafe) public static var current: any ClipboardProvider = InAppClipboard()

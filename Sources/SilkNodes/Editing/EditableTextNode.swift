@@ -135,13 +135,15 @@ open class EditableTextNode: DisplayNode, @unchecked Sendable {
 
     /// The clipboard this node copies to and pastes from; nil (the default) means the process's
     /// `Clipboard.current`, which the Wayland presenter points at the compositor's. Set one to give
-    /// a field a private clipboard (a kiosk's PIN pad, a test).
+    /// a field a private clipboard (a kiosk's PIN pad, a test). Any thread.
     public var clipboard: (any ClipboardProvider)? {
         get { lock.withLock { _clipboard } }
         set { lock.withLock { _clipboard = newValue } }
     }
 
+    /// `clipboard`, else the process's.
     private var activeClipboard: any ClipboardProvider { clipboard ?? Clipboard.current }
+
     /// Shown, in its own attributes, while the text is empty. Any thread.
     public var attributedPlaceholderText: AttributedText? {
         get { lock.withLock { _placeholder } }

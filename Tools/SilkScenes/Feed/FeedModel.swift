@@ -26,6 +26,8 @@ public struct FeedPost: Decodable, Sendable, Equatable {
     public let comments: Int
 
     /// The photo's URL, parsed from `photoAddress` when asked for (a cell being configured).
+    /// Decoding refused addresses that do not parse, and decoding is the only way to make a
+    /// post, so the fallback is never taken.
     public var photoURL: URL { URL(string: photoAddress) ?? URL(fileURLWithPath: "/") }
 
     private enum CodingKeys: String, CodingKey {
