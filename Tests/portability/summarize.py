@@ -6,7 +6,8 @@ Tests/portability/known-differences.txt for this LABEL's suite (first word: trix
 reported as known (with the file's reason) and does not fail the run unless PORTABILITY_STRICT=1;
 any other failure, a crash or a non-zero STATUS without failures named does. A crash is a runner
 (XCTest, swift-testing) that printed its start line but not its final summary: a run that
-aborts in swift-testing after XCTest's totals is one (GIO's abort on aarch64 once looked green).
+aborts in swift-testing after XCTest's totals is one (GIO's abort on aarch64 once looked green);
+the swift-testing tests that started and never finished are then named as failures.
 Exit status 0 when nothing unexpected failed. FAILED.TXT receives the unexpected failures' names
 (regular expressions for `swift test --filter`, one a line)."""
 import os, re, sys
@@ -35,12 +36,23 @@ xc_ended = re.search(r"Test Suite '(?:All|Selected) tests' (?:passed|failed) at"
 st_started = re.search(r'Test run started\.', text)
 crashed = [n for n, a, b in (('XCTest', xc_started, xc_ended), ('swift-testing', st_started, st))
            if a and not b]
+# A run that crashed or was killed: the swift-testing tests that had started and not finished
+# (one of them hung or crashed the process; each is retried alone with the failures).
+unfinished = []
+if 'swift-testing' in crashed:
+    # SwiftPM's own crash line can land inside a line of the test output.
+    text = re.sub(r'error: Exited with unexpected signal code \d+\n', '', text)
+    ended = set(re.findall(r'[✔✘] Test (\S+?)\(.*?(?:passed|failed|skipped)', text))
+    unfinished = [n + '()' for n in dict.fromkeys(re.findall(r'◇ Test (\S+?)\(.*? started', text)) if n not in ended]
+    unexpected = sorted(set(unexpected) | set(unfinished))
 tot = []
 if xc: tot.append(f'XCTest {xc[-1][0]} tests, {xc[-1][1]} failures')
 if st: tot.append(f'swift-testing {st[-1][0]} tests {st[-1][1]}' + (f' ({st[-1][2]} issues)' if st[-1][2] else ''))
 print(f'portability {label}: ' + ('; '.join(tot) if tot else 'no test totals in the log (crashed?)'))
 for n in crashed:
     print(f'portability {label}: FAIL {n} started but printed no final summary (crashed?)')
+for n in unfinished:
+    print(f'portability {label}: FAIL {n} started and never finished (hung, or running when the process crashed)')
 for n in expected:
     print(f'portability {label}: known difference: {n}: {known.get(short(n)) or known.get(n)}')
 for n in unexpected:
