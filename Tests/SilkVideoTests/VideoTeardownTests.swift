@@ -102,15 +102,24 @@ extension VideoNodeTests {
         var rng = SplitMix64(seed: 1818)
         let before = VideoPlayer.livePipelines
         for _ in 0..<Self.iterations {
-            NodePass.adoptCurrentThreadAsPassThread()
+            // The node is shown by a pass of this thread, so its range hooks run here, inline.
+            // A node no pass shows has its hooks run by "the" pass thread, which a parallel
+            // suite's pass takes over: the hook that closes the pipeline then waited for a pass
+            // that never came, and CI saw "pipelines left: 1".
             let node = VideoNode()
-            node.frame = Rect(x: 0, y: 0, width: 56, height: 32)
             node.shouldAutorepeat = true
             node.path = clip
-            node.setInterfaceState([.preload, .display, .visible, .measureLayout])
+            let size = Size(width: 56, height: 32)
+            let host = Layer()
+            host.frame = Rect(size: size)
+            let pass = NodePass(rootNode: node, hostLayer: host, size: size, scale: 1)
+            pass.run(); pass.committer.commit()
+            #expect(node.currentPlayer != nil, "a node in the preload range has a player")
             usleep(UInt32(rng.next() % 200_000))
             _ = node.layer?.contentsSource?.contents(at: 0)
             node.setInterfaceState([])
+            #expect(node.currentPlayer == nil, "a node out of the preload range has none")
+            pass.detach()
         }
         #expect(eventually { VideoPlayer.livePipelines == before }, "pipelines left: \(VideoPlayer.livePipelines - before)")
     }
