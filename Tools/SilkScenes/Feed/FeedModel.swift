@@ -41,7 +41,9 @@ public struct FeedPost: Decodable, Sendable, Equatable {
         time = try c.decode(Int.self, forKey: .time)
         caption = try c.decode(String.self, forKey: .caption)
         photoAddress = try c.decode(String.self, forKey: .photoURL)
-        guard URL(string: photoAddress) != nil else {
+        // Empty is refused explicitly: Swift 6.0's Foundation (Debian trixie) parses "" as a URL,
+        // newer ones do not, and a post without a photo address is as bad on both.
+        guard !photoAddress.isEmpty, URL(string: photoAddress) != nil else {
             throw DecodingError.dataCorruptedError(forKey: .photoURL, in: c, debugDescription: "Invalid URL string.")
         }
         photoWidth = try c.decode(Int.self, forKey: .photoWidth)
