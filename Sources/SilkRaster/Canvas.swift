@@ -423,22 +423,29 @@ public final class Canvas {
     /// Rasterizes a convex contour (user space) as a triangle fan into one coverage mask and
     /// composites `source` through it.
     private func composite(source: OpaquePointer, contour: [Point], extraOpacity: Double) {
-        let d = contour.map(state.transform.apply(to:))
-        guard d.count >= 3 else { return }
+        guard contour.count >= 3 else { return }
+        let t = state.transform
         // The contour on pixman's 16.16 grid (what it rasterizes anyway), moved to its floor
         // corner: the plan and masks of a shape are then the same wherever whole pixels move
         // it, which is what lets `coverageMasks` reuse them with exactly the same pixels.
-        let q = d.map(pixmanPoint)
-        var minX = Int.max, minY = Int.max
-        for p in q { minX = min(minX, Int(p.x)); minY = min(minY, Int(p.y)) }
+        // (One pass into one array: this runs for every layer under every damage rectangle.)
+        var q: [pixman_point_fixed_t] = []
+        q.reserveCapacity(contour.count)
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        for p in contour {
+            let f = pixmanPoint(t.apply(to: p))
+            q.append(f)
+            let x = Int(f.x), y = Int(f.y)
+            minX = min(minX, x); minY = min(minY, y); maxX = max(maxX, x); maxY = max(maxY, y)
+        }
         var ox = minX >> 16, oy = minY >> 16
         // A shape wider than pixman's coordinate range is drawn where it is, without the cache.
-        var maxX = Int.min, maxY = Int.min
-        for p in q { maxX = max(maxX, Int(p.x)); maxY = max(maxY, Int(p.y)) }
         let fitsRelative = maxX - ox << 16 < 32_767 << 16 && maxY - oy << 16 < 32_767 << 16
         if !fitsRelative { ox = 0; oy = 0 }
         // One word per point (x high, y low) halves what the cache hashes.
-        let key = q.map { (Int(Int32(truncatingIfNeeded: Int($0.x) - ox << 16)) << 32) | (Int($0.y) - oy << 16) & 0xffff_ffff }
+        var key: [Int] = []
+        key.reserveCapacity(q.count)
+        for f in q { key.append((Int(Int32(truncatingIfNeeded: Int(f.x) - ox << 16)) << 32) | (Int(f.y) - oy << 16) & 0xffff_ffff) }
         let clip = (state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
         guard !clip.isEmpty else { return }
         func plan(rows: Range<Int>?) -> ConvexShapePlan? {
@@ -462,6 +469,7 @@ public final class Canvas {
         // Without a cache, only the rows that will be drawn are looked at (a tall shape costs
         // its visible rows, not its height).
         guard let plan = entry.map({ $0.plan }) ?? plan(rows: Int(clip.minY) - oy..<Int(clip.maxY) - oy) else {
+            let d = contour.map(t.apply(to:))
             var tris: [pixman_triangle_t] = []
             tris.reserveCapacity(d.count - 2)
             for k in 1..<(d.count - 1) { tris.append(triangle(d[0], d[k], d[k + 1])) }

@@ -213,21 +213,21 @@ func damage(from old: [RenderEntry], to new: [RenderEntry], into region: inout D
     var kept: [(newIndex: Int, oldIndex: Int)] = []
     var present = Set<Layer.LayerID>()
     present.reserveCapacity(new.count)
-    for (j, e) in new.enumerated() {
-        present.insert(e.id)
-        if let i = oldIndex[e.id] {
-            let o = old[i]
-            if o.drawsSame(as: e) {
+    // Read in place (`new[j]`, `old[i]`): copying an entry out retains and releases its references.
+    for j in new.indices {
+        present.insert(new[j].id)
+        if let i = oldIndex[new[j].id] {
+            if old[i].drawsSame(as: new[j]) {
                 kept.append((j, i))
             } else {
-                region.add(o.deviceRect)
-                region.add(e.deviceRect)
+                region.add(old[i].deviceRect)
+                region.add(new[j].deviceRect)
             }
         } else {
-            region.add(e.deviceRect)
+            region.add(new[j].deviceRect)
         }
     }
-    for e in old where !present.contains(e.id) { region.add(e.deviceRect) }
+    for i in old.indices where !present.contains(old[i].id) { region.add(old[i].deviceRect) }
     // Unchanged entries whose relative order changed.
     let inOrder = longestIncreasingSubsequence(kept.map(\.oldIndex))
     for (k, pair) in kept.enumerated() where !inOrder.contains(k) {

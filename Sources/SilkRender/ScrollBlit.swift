@@ -19,9 +19,11 @@ struct ScrollBlit {
 
     /// Finds the dominant whole-pixel move between two render lists, or nil.
     static func detect(old: [RenderEntry], new: [RenderEntry], oldIndex: [Layer.LayerID: Int]) -> (ScrollBlit, Set<Layer.LayerID>)? {
+        // The entries are read in place (`new[j]`, `old[i]`), not copied out of the arrays: a
+        // copy retains and releases every reference an entry holds, every entry, every frame.
         var votes: [Key: Int] = [:]
-        for e in new {
-            guard let i = oldIndex[e.id], let k = Key(old[i], e) else { continue }
+        for j in new.indices {
+            guard let i = oldIndex[new[j].id], let k = Key(old[i], new[j]) else { continue }
             votes[k, default: 0] += 1
         }
         guard let (best, _) = votes.max(by: { $0.value < $1.value }) else { return nil }
@@ -29,10 +31,10 @@ struct ScrollBlit {
         guard !blit.area.isEmpty else { return nil }
         var movers = Set<Layer.LayerID>()
         var covered = 0.0
-        for e in new {
-            if let i = oldIndex[e.id], Key(old[i], e) == best {
-                movers.insert(e.id)
-                let v = e.deviceRect.intersection(blit.clip)
+        for j in new.indices {
+            if let i = oldIndex[new[j].id], Key(old[i], new[j]) == best {
+                movers.insert(new[j].id)
+                let v = new[j].deviceRect.intersection(blit.clip)
                 if !v.isEmpty { covered += v.width * v.height }
             }
         }
