@@ -23,11 +23,13 @@ public enum NodeSnapshot {
     /// `SILK_SNAPSHOT_SETTLE_SECONDS` (whole seconds, 1 to 86,400) changes it: the debug build's
     /// rainforest at scale 2 takes 24 s on an idle x86-64 core and over 300 s under qemu-user on
     /// a shared machine, so `make test-arm64` gives its scenes an hour.
+    /// `settleLimit` without the environment variable, in seconds.
+    public static let defaultSettleLimit = 300
     public static let settleLimit: Int = {
-        guard let text = ProcessInfo.processInfo.environment["SILK_SNAPSHOT_SETTLE_SECONDS"] else { return 300 }
+        guard let text = ProcessInfo.processInfo.environment["SILK_SNAPSHOT_SETTLE_SECONDS"] else { return defaultSettleLimit }
         guard let n = Int(text), (1...86_400).contains(n) else {
-            FileHandle.standardError.write(Data("silk: SILK_SNAPSHOT_SETTLE_SECONDS=\(text) is not a whole number of seconds from 1 to 86400; using 300\n".utf8))
-            return 300
+            FileHandle.standardError.write(Data("silk: SILK_SNAPSHOT_SETTLE_SECONDS=\(String(text.prefix(40)).debugDescription) is not a whole number of seconds from 1 to 86400; using \(defaultSettleLimit)\n".utf8))
+            return defaultSettleLimit
         }
         return n
     }()

@@ -9,7 +9,7 @@ struct SnapshotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
         abstract: "Render a scene once, synchronously, to a PNG file.",
-        discussion: "Scenes: \(SceneName.allCases.map(\.rawValue).joined(separator: ", ")).")
+        discussion: "Scenes: \(SceneName.allCases.map(\.rawValue).joined(separator: ", ")). Waits up to \(NodeSnapshot.defaultSettleLimit) s for the scene to finish laying out and displaying (SILK_SNAPSHOT_SETTLE_SECONDS changes it).")
 
     @Argument(help: "The scene to render.") var scene: SceneName
     @Option(help: "Size in points, WxH.") var size: SizeArgument?
