@@ -31,6 +31,17 @@ extension VideoNodeTests {
         return true
     }
 
+    /// The pipeline count once the earlier tests' pipelines are gone. GStreamer drops its last
+    /// references to a closed pipeline on its own threads, so a pipeline of the test before can
+    /// still be counted when this one starts and end in the middle of it: CI saw "pipelines
+    /// left: -1". Every pipeline of the process is made by this serialized suite, so the count
+    /// settles at 0 unless one leaked, and then `before` includes the leak instead of hiding
+    /// this test's.
+    func settledPipelineCount() -> Int {
+        _ = eventually { VideoPlayer.livePipelines == 0 }
+        return VideoPlayer.livePipelines
+    }
+
     /// The render thread's part: reads the players' frames as fast as it can until stopped.
     final class Reader: @unchecked Sendable {
         private let lock = Lock()
@@ -62,7 +73,7 @@ extension VideoNodeTests {
         let reader = Reader()
         defer { reader.stop() }
         var rng = SplitMix64(seed: 18)
-        let before = VideoPlayer.livePipelines
+        let before = settledPipelineCount()
         var frames = 0
         for i in 0..<Self.iterations {
             // Three at once, so streaming threads of one run while another is freed.
@@ -100,7 +111,7 @@ extension VideoNodeTests {
     @Test func aNodeLeavingThePreloadRangeWhilePlayingFreesItsPipeline() throws {
         let clip = try #require(Clip.make(frames: 12, name: "short.webm"))
         var rng = SplitMix64(seed: 1818)
-        let before = VideoPlayer.livePipelines
+        let before = settledPipelineCount()
         for _ in 0..<Self.iterations {
             // The node is shown by a pass of this thread, so its range hooks run here, inline.
             // A node no pass shows has its hooks run by "the" pass thread, which a parallel
