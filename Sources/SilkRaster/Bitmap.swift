@@ -182,6 +182,13 @@ public final class Bitmap: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// A bitmap over the same pixels with a pixman image of its own (it keeps `self` alive):
+    /// a thread can set its transform or filter, or have pixman validate it, without touching
+    /// what another thread drawing `self` at the same time uses. Nil if pixman cannot make it.
+    public func view() -> Bitmap? {
+        try? Bitmap(wrapping: data, width: width, height: height, stride: stride, format: format, owner: self)
+    }
+
     /// Fills the whole bitmap (or `rect`, in pixels) with `color`, replacing what was there.
     public func fill(_ color: Color, rect: Rect? = nil) {
         let r = (rect ?? bounds).integral.intersection(bounds)

@@ -125,6 +125,11 @@ public final class Canvas {
     /// The compositor sets its own on the canvases of a frame: its layers draw the same rounded
     /// shapes every frame, often only moved by whole pixels. Same pixels either way.
     public var coverageMasks: CoverageMaskCache?
+    /// Draw bitmaps through views of their own (``Bitmap/view()``) instead of their own pixman
+    /// images: drawing sets a source's transform, filter and repeat, and pixman validates it on
+    /// use, so two threads drawing the same bitmap at once must not share its image. The
+    /// compositor's bands set it. Same pixels either way.
+    public var isolatesSourceImages = false
 
     /// A canvas drawing into `bitmap`, with `scale` device pixels per point: user space is in points
     /// and the initial transform scales by `scale`. Unclipped, opacity 1.
@@ -284,6 +289,7 @@ public final class Canvas {
                      cropRect: Rect = ContentMode.defaultCropRect, filter: ImageFilter = .bilinear,
                      imageScale: Double = 1, cornerRadius: Double = 0) {
         guard rect.size.isValidExtent, !rect.isEmpty, imageScale > 0, imageScale.isFinite else { return }
+        let image = isolatesSourceImages ? (image.view() ?? image) : image
         // Source region in image pixels.
         var src = image.bounds
         var anchor = Point(x: 0.5, y: 0.5)

@@ -1,5 +1,7 @@
+import Foundation
 import SilkGeometry
 import SilkRaster
+import SilkSystem
 
 /// Composites layer-tree snapshots into a cached back buffer, repainting only what changed.
 ///
@@ -8,6 +10,9 @@ import SilkRaster
 /// those: per rectangle it starts from the topmost entry that covers it opaquely, and draws the
 /// entries above it clipped to the rectangle. Opaque, pixel-aligned contents at 1:1 take pixman's
 /// SRC path. Scrolling changes only transforms, so content bitmaps are never re-rasterized.
+///
+/// A large frame's damage is painted in horizontal bands by several threads at once
+/// (``compositeThreads``; see `CompositeBands.swift`), with the same pixels as one thread.
 ///
 /// Used by the render thread (one compositor per window); not thread-safe itself.
 public final class Compositor {
@@ -30,6 +35,29 @@ public final class Compositor {
     /// sets it to false, so settling the tree there neither runs completions nor cuts the
     /// window's own animations short.
     public var endsAnimations = true
+    /// Threads that paint a frame's damage together, each a horizontal band at a time: the
+    /// calling (render) thread and `compositeThreads − 1` persistent workers, started on the
+    /// first banded frame. 1 turns banding off. Default: `SILK_COMPOSITE_THREADS` when set
+    /// (1…8), else the number of cores up to 4 (so off on one core). The pixels are the same
+    /// either way; see ``bandingMinimumPixels`` for when a frame is banded.
+    public var compositeThreads = Compositor.defaultCompositeThreads
+    /// Damage smaller than this (device pixels) is painted by the calling thread alone: waking
+    /// a worker costs more than it saves on a small update (default 65,536, a 256 × 256 square).
+    /// Frames whose damage touches a group or a shadowed layer are never banded (their offscreen
+    /// buffers and shadow cache are the compositor's own).
+    public var bandingMinimumPixels = 65_536.0
+
+    /// `SILK_COMPOSITE_THREADS` (1…8), else min(cores, 4).
+    public static let defaultCompositeThreads: Int = {
+        if let v = SilkConfiguration.current.value("SILK_COMPOSITE_THREADS"), let n = Int(v), (1...8).contains(n) { return n }
+        return max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+    }()
+    /// Bands per thread: more bands than threads let a thread that started late (a busy
+    /// machine) take less of the frame; each band boundary splits the layers crossing it.
+    static let bandsPerThread = 2
+    private var bandWorkers: BandWorkerPool?
+    /// Slots 1… of banded frames (slot 0 is made per frame over `coverageMasks`).
+    private var workerSlots: [BandSlot] = []
 
     private var previous: [RenderEntry] = []
     private var animationClock = AnimationClock()
@@ -54,6 +82,13 @@ public final class Compositor {
         public var srcFastPaths = 0
         /// Pixels moved by a scroll blit instead of being repainted.
         public var scrolledPixels = 0.0
+        /// Bands the damage was painted in (0: not banded, painted by the calling thread alone).
+        public var bands = 0
+        /// Bands the workers painted (the rest were painted by the calling thread).
+        public var bandsByWorkers = 0
+        /// CPU time the band workers spent on the frame, milliseconds (the calling thread's
+        /// own is not included: measure it around ``Compositor/composite(_:at:)``).
+        public var workerCPUMs = 0.0
     }
     /// The statistics of the most recent ``composite(_:at:)``.
     public private(set) var lastStatistics = Statistics()
@@ -65,6 +100,8 @@ public final class Compositor {
         self.scale = scale.isFinite && scale > 0 ? scale : 1
         self.clearColor = clearColor
     }
+
+    deinit { bandWorkers?.stop() }
 
     /// Changes the back buffer size (a window resize); the next frame repaints everything.
     public func resize(pixelWidth: Int, pixelHeight: Int, scale: Double) throws(RasterError) {
@@ -125,7 +162,11 @@ public final class Compositor {
         }
         region = region.clipped(to: screen)
         var stats = Statistics(entries: list.count)
-        for rect in region.rects { repaint(rect, list: list, stats: &stats) }
+        if !paintBanded(region, list: list, stats: &stats) {
+            let canvas = Canvas(bitmap: backBuffer, scale: 1)
+            canvas.coverageMasks = coverageMasks
+            for rect in region.rects { repaint(rect, list: list, canvas: canvas, target: backBuffer, stats: &stats) }
+        }
         stats.damagedRects = region.rects.count
         stats.damagedPixels = region.area
         stats.scrolledPixels = moved.map { $0.width * $0.height } ?? 0
@@ -146,7 +187,62 @@ public final class Compositor {
         composite(root, at: time)
     }
 
-    private func repaint(_ rect: Rect, list: [RenderEntry], stats: inout Statistics) {
+    /// Paints `region` in horizontal bands on several threads when it is large enough and
+    /// nothing in it needs the compositor's own mutable state (groups, shadows); false when it
+    /// did not (the caller paints it on this thread).
+    ///
+    /// Each band paints through its own `Bitmap` (a pixman image of its own) over the back
+    /// buffer's memory — rows 0 up to the band's end, so no write can go below it — with a
+    /// canvas clipped to the band's rows, so every pixman object a band mutates (the
+    /// destination's clip, a source's transform and filter: sources are drawn through views of
+    /// their own) is its own. Coordinates are the back buffer's, unchanged: the draws are the
+    /// same calls with smaller clips, and the paths drawn never depend on the clip (which the
+    /// damage-only property test already relies on), so the pixels are the same.
+    /// The render list, damage and entries' bitmaps are only read while the bands run.
+    private func paintBanded(_ region: DamageRegion, list: [RenderEntry], stats: inout Statistics) -> Bool {
+        let threads = min(8, compositeThreads)
+        guard threads > 1, region.area >= bandingMinimumPixels else { return false }
+        let bounds = region.bounds
+        for i in list.indices where list[i].group != nil || list[i].shadow != nil {
+            if list[i].deviceRect.intersects(bounds) { return false }
+        }
+        let bands = BandLayout.bands(for: region.rects, count: threads * Compositor.bandsPerThread)
+        guard bands.count > 1 else { return false }
+        if bandWorkers == nil || bandWorkers!.workers != threads - 1 {
+            bandWorkers?.stop()
+            bandWorkers = BandWorkerPool(workers: threads - 1)
+            workerSlots = (1..<threads).map { _ in BandSlot(coverageMasks: CoverageMaskCache()) }
+        }
+        let slots = [BandSlot(coverageMasks: coverageMasks)] + workerSlots
+        for s in slots { s.stats = Statistics() }
+        let buffer = backBuffer, rects = region.rects
+        let (workerCPU, bandsBySlot) = bandWorkers!.run(bands: bands.count) { [self] slot, band in
+            let rows = bands[band]
+            let bandRect = Rect(x: 0, y: Double(rows.lowerBound), width: Double(buffer.width), height: Double(rows.count))
+            guard let target = try? Bitmap(wrapping: buffer.data, width: buffer.width, height: rows.upperBound,
+                                           stride: buffer.stride, format: buffer.format, owner: buffer) else { return }
+            let s = slots[slot]
+            let canvas = Canvas(bitmap: target, scale: 1)
+            canvas.coverageMasks = s.coverageMasks
+            canvas.isolatesSourceImages = true
+            canvas.clip(toDeviceRect: bandRect)
+            for r in rects {
+                let piece = r.intersection(bandRect)
+                if !piece.isEmpty { repaint(piece, list: list, canvas: canvas, target: target, stats: &s.stats) }
+            }
+        }
+        for s in slots {
+            stats.entriesDrawn += s.stats.entriesDrawn
+            stats.srcFastPaths += s.stats.srcFastPaths
+        }
+        stats.bands = bands.count
+        stats.bandsByWorkers = bandsBySlot.dropFirst().reduce(0, +)
+        stats.workerCPUMs = Double(workerCPU) / 1e6
+        return true
+    }
+
+    /// Repaints `rect` (within `canvas`'s clip) through `canvas`, which draws into `target`.
+    private func repaint(_ rect: Rect, list: [RenderEntry], canvas: Canvas, target: Bitmap, stats: inout Statistics) {
         // Walk from the top down, tracking what is still uncovered: each entry is painted only
         // where no opaque entry above it paints (occlusion culling), and the walk stops when
         // nothing is left uncovered. Then paint bottom-up in those pieces.
@@ -167,12 +263,10 @@ public final class Compositor {
                 if uncovered.count > 64 { uncovered = [uncovered.reduce(Rect.null) { $0.union($1) }] }
             }
         }
-        for r in uncovered { backBuffer.fill(clearColor, rect: r) }
-        let canvas = Canvas(bitmap: backBuffer, scale: 1)
-        canvas.coverageMasks = coverageMasks
+        for r in uncovered { target.fill(clearColor, rect: r) }
         for (i, rects) in pieces.reversed() {
             stats.entriesDrawn += 1
-            for v in rects { draw(list[i], visible: v, canvas: canvas, target: backBuffer, stats: &stats) }
+            for v in rects { draw(list[i], visible: v, canvas: canvas, target: target, stats: &stats) }
         }
     }
 
@@ -187,7 +281,9 @@ public final class Compositor {
             let origin = e.transform.apply(to: Point(x: e.bounds.minX, y: e.bounds.minY))
             if origin.x == origin.x.rounded(), origin.y == origin.y.rounded() {
                 let src = visible.offsetBy(dx: -origin.x, dy: -origin.y)
-                target.composite(contents, from: src, to: visible.origin, operation: .source)
+                // A band paints from a view of its own: pixman validates a source image on use.
+                let source = canvas.isolatesSourceImages ? (contents.view() ?? contents) : contents
+                target.composite(source, from: src, to: visible.origin, operation: .source)
                 stats.srcFastPaths += 1
                 return
             }

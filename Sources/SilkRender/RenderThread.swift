@@ -11,7 +11,12 @@ public struct FrameReport: Sendable {
     /// Wall time spent compositing (damage diff + pixman), milliseconds.
     public var compositeMs: Double
     /// CPU time of the render thread spent compositing (robust to preemption), milliseconds.
+    /// With banded compositing (``Compositor/compositeThreads``) this is the render thread's
+    /// share: the workers' is ``compositeWorkerCPUMs``.
     public var compositeCPUMs: Double
+    /// CPU time the compositor's band workers spent on this frame, milliseconds (0 when the
+    /// frame was not banded).
+    public var compositeWorkerCPUMs: Double = 0
     /// Wall time spent presenting (copy into the output, protocol calls), milliseconds.
     public var presentMs: Double
     /// Device pixels repainted for the frame.
@@ -174,7 +179,7 @@ public final class RenderThread: @unchecked Sendable {
             let t2 = DispatchTime.now().uptimeNanoseconds
             if RenderThread.logStatistics, timing.index % 60 == 30 {
                 let st = compositor.lastStatistics
-                print("render: frame \(timing.index) entries \(st.entries) drawn \(st.entriesDrawn) src \(st.srcFastPaths) damage \(Int(st.damagedPixels)) px in \(st.damagedRects) rects, scrolled \(Int(st.scrolledPixels)) px, composite \(String(format: "%.3f", Double(c1 - c0) / 1e6)) ms CPU")
+                print("render: frame \(timing.index) entries \(st.entries) drawn \(st.entriesDrawn) src \(st.srcFastPaths) damage \(Int(st.damagedPixels)) px in \(st.damagedRects) rects, scrolled \(Int(st.scrolledPixels)) px, composite \(String(format: "%.3f", Double(c1 - c0) / 1e6)) ms CPU, bands \(st.bands) (\(st.bandsByWorkers) by workers, \(String(format: "%.3f", st.workerCPUMs)) ms CPU)")
             }
             lock.lock()
             animating = frame.hasRunningAnimations
@@ -183,7 +188,8 @@ public final class RenderThread: @unchecked Sendable {
             lock.broadcast()
             lock.unlock()
             handler?(FrameReport(timing: timing, compositeMs: Double(t1 - t0) / 1e6,
-                                 compositeCPUMs: Double(c1 - c0) / 1e6, presentMs: Double(t2 - t1) / 1e6,
+                                 compositeCPUMs: Double(c1 - c0) / 1e6,
+                                 compositeWorkerCPUMs: compositor.lastStatistics.workerCPUMs, presentMs: Double(t2 - t1) / 1e6,
                                  damagedPixels: frame.damage.area, renderEntries: compositor.lastStatistics.entries,
                                  commitSequence: sequence, didPresent: !frame.damage.isEmpty))
         }

@@ -40,6 +40,11 @@ import SilkRaster
         let reference = try Compositor(pixelWidth: Self.width, pixelHeight: Self.height, clearColor: .black)
         reference.occlusionCulling = false  // the naive painter's algorithm is the oracle
         reference.scrollBlits = false
+        reference.compositeThreads = 1
+        // The incremental side paints in bands whenever it can (frames with groups or shadows
+        // in the damage are not banded): banding must not change a pixel either.
+        incremental.compositeThreads = 2
+        incremental.bandingMinimumPixels = 0
         var time = 0.0
         let steps = 1500
         var blitFrames = 0
@@ -89,6 +94,9 @@ import SilkRaster
         let reference = try Compositor(pixelWidth: Self.width, pixelHeight: Self.height, clearColor: .black)
         reference.occlusionCulling = false
         reference.scrollBlits = false
+        reference.compositeThreads = 1
+        incremental.compositeThreads = 3
+        incremental.bandingMinimumPixels = 0
         var time = 0.0
         var animatedFrames = 0
         for step in 0..<600 {

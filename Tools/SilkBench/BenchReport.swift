@@ -49,6 +49,11 @@ public struct ModeResult: Codable, Sendable {
     /// Device pixels the presenter updated per frame — repainted or moved by a scroll blit (a
     /// pixel in two overlapping damage rectangles counts twice), millions.
     public var damagedMegapixels: Distribution
+    /// Banded compositing (`Compositor.compositeThreads`): the band workers' CPU per frame, and
+    /// the render thread's plus theirs (what the frame's compositing cost the machine). Nil when
+    /// no measured frame was banded; `compositeMs` is then all of it.
+    public var compositeWorkerCPUMs: Distribution? = nil
+    public var compositeAllCPUMs: Distribution? = nil
     /// Composite CPU time of the frames shown while a screen transition ran (navigation).
     public var transitionCompositeMs: Distribution? = nil
     /// Per measured frame: its start (seconds from the start of the measured window) and its cost

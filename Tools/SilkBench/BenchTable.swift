@@ -38,6 +38,10 @@ extension BenchReport {
                                + num(m.peakRSSMB, 9, 0))
                     first = false
                 }
+                if let a = scene.modes?["async"], let w = a.compositeWorkerCPUMs, let all = a.compositeAllCPUMs {
+                    out.append(pad("", 19) + "async: banded composite: wall p50 \(fmt(a.compositeWallMs.p50, 3)) ms, render thread CPU p50 "
+                               + "\(fmt(a.compositeMs.p50, 3)) ms, workers' CPU p50 \(fmt(w.p50, 3)) ms, all threads' CPU p50 \(fmt(all.p50, 3)) ms")
+                }
                 if let r = scene.ratios {
                     out.append(pad("", 19) + "sync/async: frame p50 ×\(fmt(r["frameP50"] ?? 0, 2)), p99 ×\(fmt(r["frameP99"] ?? 0, 2)); "
                                + "main p50 ×\(fmt(r["mainBusyP50"] ?? 0, 2)), p99 ×\(fmt(r["mainBusyP99"] ?? 0, 2)); "

@@ -183,6 +183,10 @@ public struct FrameRunner {
             presentMs: Distribution(measured.map(\.presentMs)), mainWallMs: Distribution(sampleList.map(\.mainWall)),
             compositeWallMs: Distribution(measured.map(\.compositeMs)),
             damagedMegapixels: Distribution(measured.map { $0.damagedPixels / 1e6 }), timeline: timeline)
+        if measured.contains(where: { $0.compositeWorkerCPUMs > 0 }) {
+            result.compositeWorkerCPUMs = Distribution(measured.map(\.compositeWorkerCPUMs))
+            result.compositeAllCPUMs = Distribution(measured.map { $0.compositeCPUMs + $0.compositeWorkerCPUMs })
+        }
         if let pass { result.displayJobs = pass.statistics.jobsStarted }
         if let flips1 { result.pageFlips = PageFlipResult(from: flips0 ?? flips1, to: flips1) }
         // Every frame of a transition-tagged commit: the render thread animates a slide on its
