@@ -52,9 +52,15 @@ public final class Compositor {
         if let v = SilkConfiguration.current.value("SILK_COMPOSITE_THREADS"), let n = Int(v), (1...8).contains(n) { return n }
         return max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
     }()
-    /// Bands per thread: more bands than threads let a thread that started late (a busy
-    /// machine) take less of the frame; each band boundary splits the layers crossing it.
-    static let bandsPerThread = 2
+    /// Bands per thread (1…8): more bands than threads let a thread that started late (a busy
+    /// machine) take less of the frame, but each band boundary splits the layers crossing it
+    /// into one more draw. Default: `SILK_COMPOSITE_BANDS_PER_THREAD` when set, else 2.
+    public var bandsPerThread = Compositor.defaultBandsPerThread
+
+    static let defaultBandsPerThread: Int = {
+        if let v = SilkConfiguration.current.value("SILK_COMPOSITE_BANDS_PER_THREAD"), let n = Int(v), (1...8).contains(n) { return n }
+        return 2
+    }()
     private var bandWorkers: BandWorkerPool?
     /// Slots 1… of banded frames (slot 0 is made per frame over `coverageMasks`).
     private var workerSlots: [BandSlot] = []
@@ -206,7 +212,7 @@ public final class Compositor {
         for i in list.indices where list[i].group != nil || list[i].shadow != nil {
             if list[i].deviceRect.intersects(bounds) { return false }
         }
-        let bands = BandLayout.bands(for: region.rects, count: threads * Compositor.bandsPerThread)
+        let bands = BandLayout.bands(for: region.rects, count: threads * min(8, max(1, bandsPerThread)))
         guard bands.count > 1 else { return false }
         if bandWorkers == nil || bandWorkers!.workers != threads - 1 {
             bandWorkers?.stop()
