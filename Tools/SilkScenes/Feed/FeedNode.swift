@@ -47,7 +47,7 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
 
     /// The posts shown (main thread): a view of the model's, `shownCount` long. Reading a post
     /// whose page the model dropped fetches that page again (blocking; `model.post(at:)` reads
-    /// only what is in memory).
+    /// only what is in memory); one that cannot be fetched reads as `FeedPost.unavailable`.
     public var posts: Posts { Posts(model: model, count: shownCount) }
     /// Posts inserted as items (main thread).
     public private(set) var shownCount = 0
@@ -61,7 +61,7 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
         public subscript(index: Int) -> FeedPost {
             precondition(index >= 0 && index < count, "post index out of range")
             if let post = model.post(at: index) { return post }
-            do { return try model.loadPost(at: index) } catch { fatalError("post \(index) could not be fetched again: \(error)") }
+            do { return try model.loadPost(at: index) } catch { return .unavailable(index: index, reason: "\(error)") }
         }
     }
     /// Called on the pass thread after a page's posts were inserted, with the number of posts.
@@ -121,7 +121,7 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
     /// The block captures the index, not the post (a feed of 10,000 items kept a copy of every
     /// post in its blocks): it reads the post from the model when it runs, fetching a dropped
     /// page again (it runs in the background). A page that cannot be fetched gives a cell that
-    /// says so (`FeedPost.unavailable`).
+    /// says so (`FeedPost.unavailable`), until the item is reloaded.
     public func collection(_ collection: CollectionNode, nodeBlockForItemAt path: ItemPath) -> CellNodeBlock {
         let index = path.item, model = self.model, now = self.now, loader = self.loader
         return {
