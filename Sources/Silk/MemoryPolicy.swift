@@ -1,4 +1,5 @@
 import Foundation
+import SilkNodes
 
 /// How the process's C heap (glibc's malloc) hands memory back, set once at start.
 ///
@@ -26,25 +27,32 @@ public struct MemoryPolicy: Sendable, Equatable {
     public var mmapThreshold: Int?
     /// At most this many malloc arenas (glibc `M_ARENA_MAX`); nil keeps glibc's 8 per core.
     public var arenaLimit: Int?
+    /// After containers release nodes far from their ranges, free heap pages are handed back
+    /// to the kernel (`malloc_trim(0)`) at most once per this many seconds (`HeapTrimmer`);
+    /// nil never trims. `SILK_HEAP_TRIM_INTERVAL` in the environment wins (0: never).
+    public var trimInterval: Double?
 
     /// A policy of your own; a value of 0 or less (or above `Int32.max`) is skipped by
     /// ``apply(environment:)``, like nil.
-    public init(mmapThreshold: Int?, arenaLimit: Int?) {
+    public init(mmapThreshold: Int?, arenaLimit: Int?, trimInterval: Double? = nil) {
         self.mmapThreshold = mmapThreshold
         self.arenaLimit = arenaLimit
+        self.trimInterval = trimInterval
     }
 
     /// Silk's default: large blocks (≥ 128 KiB, glibc's own starting threshold) always mapped,
-    /// and at most 4 arenas.
-    public static let standard = MemoryPolicy(mmapThreshold: 128 * 1024, arenaLimit: 4)
+    /// at most 4 arenas, and the heap trimmed at most once a second after nodes are released.
+    public static let standard = MemoryPolicy(mmapThreshold: 128 * 1024, arenaLimit: 4, trimInterval: 1)
     /// glibc's defaults, untouched.
     public static let system = MemoryPolicy(mmapThreshold: nil, arenaLimit: nil)
 
     /// Sets the policy in glibc (`mallopt`, looked up at run time: other C libraries have no
-    /// such knobs, and then this does nothing). Returns the settings that were applied, by
-    /// glibc name; a setting the environment already gives is skipped.
+    /// such knobs, and then this does nothing) and `HeapTrimmer`'s interval. Returns the
+    /// `mallopt` settings that were applied, by glibc name; a setting the environment already
+    /// gives is skipped.
     @discardableResult
     public func apply(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        HeapTrimmer.configure(interval: trimInterval, environment: environment)
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(nil, "mallopt") else { return [] }
         let mallopt = unsafeBitCast(symbol, to: Mallopt.self)

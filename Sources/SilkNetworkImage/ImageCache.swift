@@ -46,7 +46,7 @@ public final class ImageCache: @unchecked Sendable {
         public var memoryBytes = 0
         /// Images in the memory tier now.
         public var memoryCount = 0
-        /// Images dropped from memory to stay under `memoryLimit`.
+        /// Images dropped from memory to stay under `memoryLimit` and `memoryCountLimit`.
         public var memoryEvictions = 0
         /// Bytes of the files in the disk tier now.
         public var diskBytes = 0
@@ -66,6 +66,13 @@ public final class ImageCache: @unchecked Sendable {
     /// first. It was 32 MiB, which a long scroll filled to the end, the largest part of
     /// `silk bench --scene feed-10k`'s growth after its warm-up (docs/benchmark.md).
     public let memoryLimit: Int
+    /// Images the memory tier keeps at most (default 256), whatever their size: the tier is
+    /// for images near the screen — shown again when a released cell comes back or the user
+    /// scrolls back a few screens — and a feed's cells hold two images each, so 256 is many
+    /// screens' worth. Small images never reach `memoryLimit`: feed-10k's photos (≈ 1.5 KB
+    /// each from the demo server) filled the 8 MiB tier with ≈ 4,000 images over the whole
+    /// run, the largest part of the live heap's growth after the warm-up (docs/benchmark.md).
+    public let memoryCountLimit: Int
     /// Bytes of files the disk tier keeps at most (default 128 MiB).
     public let diskLimit: Int
     /// The disk tier's directory (nil: memory only).
@@ -88,15 +95,17 @@ public final class ImageCache: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - memoryLimit: encoded bytes kept in memory at most (default 8 MiB).
+    ///   - memoryCountLimit: images kept in memory at most (default 256).
     ///   - diskLimit: bytes of files kept on disk at most (default 128 MiB).
     ///   - maxEntryBytes: images larger than this are not cached (default 16 MiB).
     ///   - directory: the disk tier's folder; `ImageCache.defaultDirectory()` by default, nil
     ///     for memory only.
     ///   - log: where the one-line "disk cache disabled" message goes (stderr by default).
-    public init(memoryLimit: Int = 8 << 20, diskLimit: Int = 128 << 20, maxEntryBytes: Int = 16 << 20,
-                directory: String? = ImageCache.defaultDirectory(),
+    public init(memoryLimit: Int = 8 << 20, memoryCountLimit: Int = 256, diskLimit: Int = 128 << 20,
+                maxEntryBytes: Int = 16 << 20, directory: String? = ImageCache.defaultDirectory(),
                 log: @escaping @Sendable (String) -> Void = ImageCache.defaultLog) {
         self.memoryLimit = max(0, memoryLimit)
+        self.memoryCountLimit = max(0, memoryCountLimit)
         self.diskLimit = max(0, diskLimit)
         self.maxEntryBytes = maxEntryBytes
         self.directory = directory
@@ -141,9 +150,11 @@ public final class ImageCache: @unchecked Sendable {
     func recordMiss() { lock.withLock { stats.misses += 1 } }
 
     private func _lockedStoreInMemory(_ data: Data, key: String) {
-        guard data.count <= memoryLimit else { return }
+        guard data.count <= memoryLimit, memoryCountLimit > 0 else { return }
         memory.set(key, data)
-        while memory.bytes > memoryLimit, memory.removeLeastRecentlyUsed() { stats.memoryEvictions += 1 }
+        while memory.bytes > memoryLimit || memory.count > memoryCountLimit, memory.removeLeastRecentlyUsed() {
+            stats.memoryEvictions += 1
+        }
         stats.memoryBytes = memory.bytes
         stats.memoryCount = memory.count
     }

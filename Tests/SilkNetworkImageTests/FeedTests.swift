@@ -18,9 +18,9 @@ import SilkTestSupport
         #expect(try model.loadNextPageAndWait().map(\.id) == Array(20..<25))
         #expect(!model.hasMore)
         #expect(try model.loadNextPageAndWait().isEmpty)  // nothing more to ask for
-        #expect(model.posts.count == 25)
+        #expect(model.count == 25)
         #expect(server.requestCount(path: "/feed") == 3)
-        let post = model.posts[3]
+        let post = try #require(model.post(at: 3))
         #expect(post.photoURL.absoluteString.hasPrefix(server.baseURL.absoluteString + "/photo/3.jpg?w="))
         #expect(post.author.avatarURL.path.hasPrefix("/avatar/"))
     }

@@ -35,6 +35,22 @@ import SilkTestSupport
         #expect(cache.memoryData(for: url("big")) == nil)
     }
 
+    /// Small images are bounded by count, not only bytes (a long feed of small photos filled a
+    /// bytes-only tier with thousands of them).
+    @Test func memoryTierEvictsLeastRecentlyUsedByCount() {
+        let cache = ImageCache(memoryLimit: 1 << 20, memoryCountLimit: 3, directory: nil)
+        for name in ["a", "b", "c"] { cache.store(bytes(10), for: url(name)) }
+        _ = cache.memoryData(for: url("a"))       // a is now the most recent
+        cache.store(bytes(10), for: url("d"))     // evicts b
+        #expect(cache.memoryData(for: url("b")) == nil)
+        #expect(cache.memoryData(for: url("a")) != nil && cache.memoryData(for: url("c")) != nil && cache.memoryData(for: url("d")) != nil)
+        #expect(cache.statistics.memoryCount == 3 && cache.statistics.memoryEvictions == 1)
+        #expect(ImageCache(directory: nil).memoryCountLimit == 256)
+        let none = ImageCache(memoryCountLimit: 0, directory: nil)
+        none.store(bytes(10), for: url("a"))
+        #expect(none.memoryData(for: url("a")) == nil)
+    }
+
     @Test func diskTierIsPrivateAndAtomic() throws {
         let tmp = TempDirectory()
         defer { tmp.remove() }

@@ -76,4 +76,50 @@ extension PipelineTests {
         for _ in 0..<10 { iterate(); usleep(1000) }
         #expect(feedRequests().count == 8)
     }
+
+    /// The model keeps a window of pages (2 here): scrolling to the end drops the first pages,
+    /// and scrolling back fetches them again — the cells show the same posts, with their photos,
+    /// and the feed node holds no copy of its own.
+    @Test func feedScrolledBackFetchesDroppedPagesAgain() throws {
+        let server = try DemoServer(content: DemoContent(feedLength: 40))
+        let loader = NetworkImageLoader(cache: ImageCache(directory: nil))
+        defer { loader.downloader.invalidate(); server.stop() }
+        let model = FeedModel(baseURL: server.baseURL, pageSize: 5, residentPages: 2)
+        let feed = FeedNode(model: model, loader: loader)
+        let size = Size(width: 400, height: 500)
+        let host = Layer()
+        host.frame = Rect(size: size)
+        let pass = NodePass(rootNode: feed, hostLayer: host, size: size, scale: 1)
+        func iterate() { pass.run(); pass.committer.commit() }
+        func iterate(until condition: () -> Bool) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: 30)
+            while !condition() {
+                iterate()
+                if Date() > deadline { return false }
+                usleep(2000)
+            }
+            return true
+        }
+        func visibleCellsShowTheirPosts() -> Bool {
+            let visible = feed.visibleItemPaths
+            return !visible.isEmpty && visible.allSatisfy { path in
+                guard let cell = feed.cell(at: path.item) else { return false }
+                return cell.content.post.id == path.item && cell.photoIsShown && cell.content.photoNode.image != nil
+            }
+        }
+        func feedRequests() -> [String] { server.requestLog.filter { $0.hasPrefix("/feed?") } }
+
+        #expect(iterate { feed.advance(by: 400); return feed.isAtEnd })
+        #expect(model.count == 40 && model.residentPageCount == 2)
+        #expect(model.post(at: 0) == nil)  // page 0 was dropped
+        #expect(feedRequests() == (0..<8).map { "/feed?page=\($0)&count=5" })
+
+        feed.setContentOffset(.zero)
+        #expect(iterate(until: visibleCellsShowTheirPosts))
+        #expect(feed.cell(at: 0)?.content.post.caption == model.post(at: 0)?.caption)
+        // Page 0 came again, once, by the same cursor; no page was fetched beyond the feed.
+        #expect(feedRequests().filter { $0 == "/feed?page=0&count=5" }.count == 2)
+        #expect(model.residentPageCount <= 2)
+        #expect(feed.posts.map(\.id) == Array(0..<40))  // reads dropped pages again
+    }
 }

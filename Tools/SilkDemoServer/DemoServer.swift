@@ -96,9 +96,13 @@ public final class DemoServer: @unchecked Sendable {
         close(listenFD)
     }
 
-    /// Every request so far, as "PATH?QUERY".
+    /// The requests so far, as "PATH?QUERY", oldest first: every one of the last
+    /// `requestLogLimit` (4,096) at least; older ones are forgotten (the log is in the process a
+    /// benchmark measures, and a long feed makes ~20,000 requests).
     public var requestLog: [String] { state.log }
-    /// Requests whose path (without query) is `path`.
+    /// Requests the log keeps at least (`requestLog`).
+    public static let requestLogLimit = ServerState.logLimit
+    /// Requests whose path (without query) is `path`, among those in `requestLog`.
     public func requestCount(path: String) -> Int {
         state.log.filter { $0 == path || $0.hasPrefix(path + "?") }.count
     }
@@ -351,8 +355,9 @@ final class ServerState: @unchecked Sendable {
     // Per-target details are kept for the most recent `recentTargets` targets only: a feed
     // bench asks for ~20,000 distinct URLs, and a head each (~300 bytes) was megabytes of the
     // memory the bench measures, in a server that stands for another machine. The request log
-    // itself (targets only) stays whole: tests count requests in it.
+    // itself (targets only) keeps the last `logLimit` requests at least.
     static let recentTargets = 1024
+    static let logLimit = 4096
     private var sentBytes: [String: Int] = [:]
     private var heads: [String: String] = [:]
     private var detailOrder: [String] = []
@@ -371,7 +376,13 @@ final class ServerState: @unchecked Sendable {
     var isStopped: Bool { locked { stopped } }
     /// True the first time.
     func stop() -> Bool { locked { defer { stopped = true }; return !stopped } }
-    func record(_ target: String, head: String) { locked { requests.append(target); _locked_noteDetail(target); heads[target] = head } }
+    func record(_ target: String, head: String) {
+        locked {
+            // Halved when twice the limit: amortized O(1), and never fewer than `logLimit` kept.
+            if requests.count >= 2 * Self.logLimit { requests.removeFirst(Self.logLimit) }
+            requests.append(target); _locked_noteDetail(target); heads[target] = head
+        }
+    }
     func head(containing fragment: String) -> String? {
         locked { requests.last { $0.contains(fragment) }.flatMap { heads[$0] } }
     }

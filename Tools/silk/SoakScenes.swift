@@ -220,8 +220,8 @@ final class FeedSoak: SoakScene {
                 droppedCells.add(container.removeFloating(at: random.below(container.floating.count)))
                 return .remove
             }
-            guard !feed.posts.isEmpty else { return .insert }
-            let post = feed.posts[random.below(feed.posts.count)]
+            // A post in memory (the model keeps a window of pages; this runs on the main loop).
+            guard feed.shownCount > 0, let post = feed.model.post(at: random.below(feed.shownCount)) else { return .insert }
             let cell = FeedCellContentNode(post: post, now: feed.now, loader: session.loader)
             let w = min(viewport.width, 420) * (0.6 + random.unit() * 0.4)
             let frame = Rect(x: random.unit() * max(0, viewport.width - w), y: random.unit() * max(0, viewport.height - w),

@@ -413,14 +413,18 @@ extension CollectionNode {
         let dx = directions.contains(.horizontal) ? m * v.width : 0, dy = directions.contains(.vertical) ? m * v.height : 0
         let p = rects.preload
         let retain = Rect(x: p.minX - dx, y: p.minY - dy, width: p.width + 2 * dx, height: p.height + 2 * dy)
+        var released = false
         for (id, item) in itemsWithNodes where attached[id] == nil {
             // `frames` can be shorter than `flat` between a data change and the next frame
             // recomputation (CollectionThrashTests trapped here under ASan's timing).
             guard item.flatIndex < flat.count, item.flatIndex < frames.count, flat[item.flatIndex] === item else { continue }
             if !RangeController.overlaps(frames[item.flatIndex], retain), let node = item.node, item.pendingRange == nil {
                 release(item, node: node)
+                released = true
             }
         }
+        // What the released nodes held is free in the heap now: hand its pages back (throttled).
+        if released { HeapTrimmer.noteRelease() }
     }
 
     /// Measures an item's node on the main thread (its layout was invalidated).

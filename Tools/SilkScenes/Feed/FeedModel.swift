@@ -52,6 +52,20 @@ public struct FeedPost: Decodable, Sendable, Equatable {
         comments = try c.decode(Int.self, forKey: .comments)
     }
 
+    /// A stand-in for the post at `index` whose page could not be fetched again: no author or
+    /// photo (their addresses are not http, so nothing is downloaded), `reason` as the caption.
+    public static func unavailable(index: Int, reason: String) -> FeedPost {
+        FeedPost(id: -1 - index, author: Author(id: -1, name: "", avatarURL: URL(string: "about:blank")!), time: 0,
+                 caption: "This post could not be loaded: \(reason)", photoAddress: "about:blank",
+                 photoWidth: 3, photoHeight: 2, likes: 0, comments: 0)
+    }
+
+    private init(id: Int, author: Author, time: Int, caption: String, photoAddress: String, photoWidth: Int, photoHeight: Int,
+                 likes: Int, comments: Int) {
+        self.id = id; self.author = author; self.time = time; self.caption = caption; self.photoAddress = photoAddress
+        self.photoWidth = photoWidth; self.photoHeight = photoHeight; self.likes = likes; self.comments = comments
+    }
+
     /// This post with `author` in place of its own (an equal value whose storage is shared).
     func sharing(_ author: Author) -> FeedPost {
         var p = self
@@ -187,6 +201,12 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
 /// flight is ignored (the batch-fetching contract: the table asks again when it needs more).
 /// Thread-safe.
 ///
+/// Only a window of pages stays in memory: the `residentPages` (8) pages used most recently
+/// (loaded, or read through `post(at:)` / `loadPost(at:)`). A post of a dropped page is fetched
+/// again by its page number when asked for (`loadPost(at:)`, `loadPage(containing:)`) — the
+/// server serves pages by cursor, so a page asked for twice is the same page. A feed of 10,000
+/// posts keeps ≈ 400 of them, not all (feed-10k, docs/benchmark.md).
+///
 /// The server is not trusted (a kiosk shows feeds its operator does not control):
 /// - a page larger than `maxBytes` (4 MiB; counted as received, so after libcurl inflated a
 ///   compressed answer) is cancelled as the bytes pass the limit: `FeedError.tooLarge`;
@@ -201,6 +221,8 @@ public final class FeedModel: @unchecked Sendable {
     public let maxBytes: Int
     /// Seconds a whole page may take.
     public let deadline: TimeInterval
+    /// Pages of posts kept in memory at most (the most recently used ones).
+    public let residentPages: Int
     /// The most posts a page may ask for (and keep).
     public static let maximumPageSize = 100
     public static let defaultMaxBytes = 4 << 20
@@ -210,10 +232,18 @@ public final class FeedModel: @unchecked Sendable {
     private let fetcher: FeedFetcher
     private let log: @Sendable (String) -> Void
     private let lock = Lock()
-    private var _posts: [FeedPost] = []
+    /// The posts of each page in memory, by page number.
+    private var _pages: [Int: [FeedPost]] = [:]
+    /// Page numbers in memory, least recently used first (at most `residentPages`).
+    private var _pageOrder: [Int] = []
+    /// The index of each loaded page's first post (a page may hold fewer than `pageSize`).
+    private var _pageStarts: [Int] = []
+    private var _count = 0
+    /// Pages being fetched again, with who waits for them.
+    private var _refetching: [Int: [@Sendable (Result<Void, FeedError>) -> Void]] = [:]
     /// One `Author` per author id seen, so posts by the same author share its name and avatar
     /// URL (feed-10k: 40 authors in 10,000 posts; ≈ 2 MiB of parsed avatar URLs otherwise). At
-    /// most one per post kept, so bounded by `posts`.
+    /// most one per post kept, so bounded by the posts.
     private var _authors: [Int: FeedPost.Author] = [:]
     private var _nextPage = 0
     private var _hasMore = true
@@ -221,22 +251,25 @@ public final class FeedModel: @unchecked Sendable {
 
     /// - Parameters:
     ///   - timeout: seconds without a byte before the page fails (idle timeout).
+    ///   - residentPages: pages of posts kept in memory at most (at least 1); the others are
+    ///     fetched again when asked for.
     ///   - log: where the one-line notes go (a page with extra posts); stderr by default.
     public init(baseURL: URL, pageSize: Int = 20, timeout: TimeInterval = 15, maxBytes: Int = FeedModel.defaultMaxBytes,
-                deadline: TimeInterval = 30,
+                deadline: TimeInterval = 30, residentPages: Int = 8,
                 log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data("silk: \($0)\n".utf8)) }) {
         self.baseURL = baseURL
         self.pageSize = max(1, min(FeedModel.maximumPageSize, pageSize))
         self.maxBytes = max(1, maxBytes)
         self.deadline = deadline.isFinite && deadline > 0 ? deadline : 30
+        self.residentPages = max(1, residentPages)
         self.log = log
         OpenSSLExit.keepStateAtExit()  // before libcurl initializes OpenSSL: see OpenSSLExit
         let c = URLSessionConfiguration.ephemeral
         c.timeoutIntervalForRequest = timeout
         c.timeoutIntervalForResource = self.deadline
-        // No response cache: a page is fetched once and kept as posts, so Foundation's memory
-        // cache (ephemeral sessions have one) only held page bodies the feed never asks for
-        // again — resident memory that grew with every page of a long scroll (feed-10k).
+        // No response cache: a page's posts are kept (or fetched again by page number), so
+        // Foundation's memory cache (ephemeral sessions have one) only held page bodies — resident
+        // memory that grew with every page of a long scroll (feed-10k).
         c.urlCache = nil
         c.requestCachePolicy = .reloadIgnoringLocalCacheData
         fetcher = FeedFetcher()
@@ -250,12 +283,72 @@ public final class FeedModel: @unchecked Sendable {
     // the model started is finished or cancelled already.
     deinit { session.finishTasksAndInvalidate() }
 
-    public var posts: [FeedPost] { lock.withLock { _posts } }
+    /// Posts loaded so far (in memory or not): the feed's length as far as it is known.
+    public var count: Int { lock.withLock { _count } }
     public var hasMore: Bool { lock.withLock { _hasMore } }
     public var isLoading: Bool { lock.withLock { _loading } }
+    /// Pages whose posts are in memory now (at most `residentPages`).
+    public var residentPageCount: Int { lock.withLock { _pages.count } }
+    /// The posts in memory now, in feed order (all of them while the feed is within
+    /// `residentPages` pages).
+    public var residentPosts: [FeedPost] {
+        lock.withLock { _pages.keys.sorted().flatMap { _pages[$0]! } }
+    }
+
+    /// The post at `index` if its page is in memory (the page then counts as used); nil for a
+    /// dropped page (`loadPost(at:)` fetches it) or an index not loaded yet. Any thread.
+    public func post(at index: Int) -> FeedPost? {
+        lock.withLock {
+            guard let (page, offset) = _locked_locate(index), let posts = _pages[page] else { return nil }
+            _locked_touch(page)
+            return offset < posts.count ? posts[offset] : nil
+        }
+    }
+
+    /// The post at `index`, fetching its page again if it was dropped: blocks until it arrived
+    /// (on a background thread, never the main loop). Concurrent calls for one page share one
+    /// fetch.
+    public func loadPost(at index: Int) throws(FeedError) -> FeedPost {
+        if let post = post(at: index) { return post }
+        let box = Locked<Result<Void, FeedError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        loadPage(containing: index) { r in box.withLock { $0 = r }; done.signal() }
+        done.wait()
+        try box.current!.get()
+        guard let post = post(at: index) else { throw .badJSON("post \(index) is not in its page any more") }
+        return post
+    }
+
+    /// Brings the page holding post `index` back into memory (a no-op when it is there);
+    /// `completion` (any thread) follows. Concurrent requests for one page share one fetch.
+    public func loadPage(containing index: Int, completion: @escaping @Sendable (Result<Void, FeedError>) -> Void) {
+        enum Next { case done, wait, fetch(Int, expected: Int), invalid }
+        let next = lock.withLock { () -> Next in
+            guard let (page, _) = _locked_locate(index) else { return .invalid }
+            if _pages[page] != nil { _locked_touch(page); return .done }
+            if _refetching[page] != nil { _refetching[page]!.append(completion); return .wait }
+            _refetching[page] = [completion]
+            let end = page + 1 < _pageStarts.count ? _pageStarts[page + 1] : _count
+            return .fetch(page, expected: end - _pageStarts[page])
+        }
+        switch next {
+        case .done: completion(.success(()))
+        case .invalid: completion(.failure(.badJSON("post \(index) is not loaded")))
+        case .wait: break
+        case let .fetch(page, expected):
+            fetchPage(page) { [self] result in
+                let waiting = lock.withLock { () -> [@Sendable (Result<Void, FeedError>) -> Void] in
+                    if case let .success(p) = result { _locked_keep(page, sharingAuthors(Array(p.posts.prefix(expected)))) }
+                    return _refetching.removeValue(forKey: page) ?? []
+                }
+                let outcome = result.map { _ in () }
+                for w in waiting { w(outcome) }
+            }
+        }
+    }
 
     /// Fetches the next page; `completion` (any thread) gets the new posts, which are also
-    /// appended to `posts`. Returns false (and does nothing) when a page is already loading or
+    /// kept (`post(at:)`). Returns false (and does nothing) when a page is already loading or
     /// the feed has ended.
     @discardableResult
     public func loadNextPage(completion: @escaping @Sendable (Result<[FeedPost], FeedError>) -> Void) -> Bool {
@@ -265,6 +358,26 @@ public final class FeedModel: @unchecked Sendable {
             return _nextPage
         }
         guard let page else { return false }
+        fetchPage(page) { [self] result in
+            let kept = lock.withLock { () -> [FeedPost]? in
+                _loading = false
+                guard case let .success(p) = result else { return nil }
+                let shared = sharingAuthors(p.posts)
+                _pageStarts.append(_count)
+                _count += shared.count
+                _locked_keep(page, shared)
+                _nextPage = page + 1
+                _hasMore = p.hasMore
+                return shared
+            }
+            // The posts as kept (authors shared).
+            completion(result.map { kept ?? $0.posts })
+        }
+        return true
+    }
+
+    /// Requests page `page` and decodes it; `completion` on the session's delegate queue.
+    private func fetchPage(_ page: Int, completion: @escaping @Sendable (Result<FeedPage, FeedError>) -> Void) {
         // The base's own query (a test server's fault options) is kept; page and count follow.
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
         components.path = (components.path.hasSuffix("/") ? components.path : components.path + "/") + "feed"
@@ -277,28 +390,43 @@ public final class FeedModel: @unchecked Sendable {
         // identity it stops at once. A server that compresses anyway is still bounded (maxBytes).
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let task = session.dataTask(with: request)
-        fetcher.start(task, maxBytes: maxBytes, deadline: deadline) { [self] fetched in
-            let result = fetched.flatMap { data in
+        fetcher.start(task, maxBytes: maxBytes, deadline: deadline) { fetched in
+            completion(fetched.flatMap { data in
                 Result { () throws(FeedError) -> FeedPage in try FeedModel.decodePage(data, pageSize: pageSize, log: log) }
-            }
-            let kept = lock.withLock { () -> [FeedPost]? in
-                _loading = false
-                guard case let .success(p) = result else { return nil }
-                let shared = sharingAuthors(p.posts)
-                _posts += shared
-                _nextPage = page + 1
-                _hasMore = p.hasMore
-                return shared
-            }
-            // The posts as kept (authors shared), so the feed node's copy shares them too.
-            completion(result.map { kept ?? $0.posts })
+            })
         }
-        return true
+    }
+
+    /// The page holding post `index` and the post's offset in it. Under `lock`.
+    private func _locked_locate(_ index: Int) -> (page: Int, offset: Int)? {
+        guard index >= 0, index < _count else { return nil }
+        // The last page starting at or before `index`.
+        var a = 0, b = _pageStarts.count
+        while a < b { let m = (a + b) / 2; if _pageStarts[m] <= index { a = m + 1 } else { b = m } }
+        let page = a - 1
+        return (page, index - _pageStarts[page])
+    }
+
+    /// Marks `page` the most recently used. Under `lock`.
+    private func _locked_touch(_ page: Int) {
+        guard _pageOrder.last != page else { return }
+        if let i = _pageOrder.lastIndex(of: page) { _pageOrder.remove(at: i) }
+        _pageOrder.append(page)
+    }
+
+    /// Keeps `posts` as page `page`, dropping the least recently used pages beyond
+    /// `residentPages`. Under `lock`.
+    private func _locked_keep(_ page: Int, _ posts: [FeedPost]) {
+        _pages[page] = posts
+        _locked_touch(page)
+        while _pageOrder.count > residentPages { _pages[_pageOrder.removeFirst()] = nil }
     }
 
     /// `posts` with each author replaced by the first equal one seen. Under `lock`.
     private func sharingAuthors(_ posts: [FeedPost]) -> [FeedPost] {
-        posts.map { post in
+        // Bounded like the posts (a server may give every post its own author).
+        if _authors.count > residentPages * pageSize { _authors.removeAll() }
+        return posts.map { post in
             if let known = _authors[post.author.id] {
                 return known == post.author ? post.sharing(known) : post
             }

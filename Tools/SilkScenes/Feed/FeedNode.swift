@@ -15,6 +15,12 @@ import SilkRaster
 /// it leaves.
 ///
 /// The posts are centred in a column at most `maximumColumnWidth` wide on the feed's grey.
+///
+/// The node keeps no copy of the posts: an item is its index in the model, and its node block
+/// reads the post from the model when the cell is made (again after the cell was released far
+/// from the ranges). The model keeps only its `residentPages` most recent pages; a cell whose
+/// page was dropped fetches it again in its node block (background), so scrolling back shows
+/// the same posts.
 public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate, @unchecked Sendable {
     public let model: FeedModel
     public let loader: NetworkImageLoader
@@ -39,8 +45,25 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
     private let fetchState = Locked<(stats: FetchStatistics, running: Int)>((FetchStatistics(), 0))
     public var fetchStatistics: FetchStatistics { fetchState.current.stats }
 
-    /// The posts shown (main thread).
-    public private(set) var posts: [FeedPost] = []
+    /// The posts shown (main thread): a view of the model's, `shownCount` long. Reading a post
+    /// whose page the model dropped fetches that page again (blocking; `model.post(at:)` reads
+    /// only what is in memory); one that cannot be fetched reads as `FeedPost.unavailable`.
+    public var posts: Posts { Posts(model: model, count: shownCount) }
+    /// Posts inserted as items (main thread).
+    public private(set) var shownCount = 0
+
+    /// The feed's posts by index, read from the model (see `posts`).
+    public struct Posts: RandomAccessCollection, Sendable {
+        let model: FeedModel
+        public let count: Int
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+        public subscript(index: Int) -> FeedPost {
+            precondition(index >= 0 && index < count, "post index out of range")
+            if let post = model.post(at: index) { return post }
+            do { return try model.loadPost(at: index) } catch { return .unavailable(index: index, reason: "\(error)") }
+        }
+    }
     /// Called on the pass thread after a page's posts were inserted, with the number of posts.
     public var onPageLoaded: ((Int) -> Void)?
     private var retryAfter = 0.0
@@ -67,7 +90,7 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
         frame = Rect(size: viewport)
         for _ in 0..<max(0, pages) {
             let page = try model.loadNextPageAndWait()
-            posts += page
+            shownCount += page.count
             fetchState.withLock { $0.stats.pagesLoaded += 1 }
         }
         reloadData()
@@ -84,8 +107,8 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
     /// Whether every post of the feed is loaded, shown, and the last one is on screen (main
     /// thread).
     public var isAtEnd: Bool {
-        !model.hasMore && !batchContext.isFetching && posts.count == model.posts.count && pendingUpdateCount == 0
-            && !posts.isEmpty && contentOffset.y >= contentSize.height - bounds.height - 0.5
+        !model.hasMore && !batchContext.isFetching && shownCount == model.count && pendingUpdateCount == 0
+            && shownCount > 0 && contentOffset.y >= contentSize.height - bounds.height - 0.5
     }
 
     /// The post cell at `index`, if it has a node now (cells far outside the ranges do not).
@@ -93,14 +116,23 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
 
     // MARK: Data source (main thread)
 
-    public func collection(_ collection: CollectionNode, numberOfItemsInSection section: Int) -> Int { posts.count }
+    public func collection(_ collection: CollectionNode, numberOfItemsInSection section: Int) -> Int { shownCount }
 
+    /// The block captures the index, not the post (a feed of 10,000 items kept a copy of every
+    /// post in its blocks): it reads the post from the model when it runs, fetching a dropped
+    /// page again (it runs in the background). A page that cannot be fetched gives a cell that
+    /// says so (`FeedPost.unavailable`), until the item is reloaded.
     public func collection(_ collection: CollectionNode, nodeBlockForItemAt path: ItemPath) -> CellNodeBlock {
-        let post = posts[path.item], now = self.now, loader = self.loader
-        return { FeedCellNode(post: post, now: now, loader: loader) }
+        let index = path.item, model = self.model, now = self.now, loader = self.loader
+        return {
+            do { return FeedCellNode(post: try model.loadPost(at: index), now: now, loader: loader) } catch {
+                return FeedCellNode(post: .unavailable(index: index, reason: "\(error)"), now: now, loader: loader)
+            }
+        }
     }
 
-    public func collection(_ collection: CollectionNode, identifierForItemAt path: ItemPath) -> AnyHashable? { posts[path.item].id }
+    /// The item's index: the feed only appends, so an index names one post for good.
+    public func collection(_ collection: CollectionNode, identifierForItemAt path: ItemPath) -> AnyHashable? { path.item }
 
     // MARK: Batch fetching
 
@@ -134,15 +166,15 @@ public final class FeedNode: TableNode, CollectionDataSource, CollectionDelegate
         switch result {
         case let .success(page):
             if !page.isEmpty {
-                let start = posts.count
-                posts += page
+                let start = shownCount
+                shownCount += page.count
                 performBatchUpdates(animated: false) {
-                    insertItems(at: (start..<posts.count).map { ItemPath(item: $0) })
+                    insertItems(at: (start..<shownCount).map { ItemPath(item: $0) })
                 }
             }
             fetchState.withLock { $0.running -= 1; $0.stats.pagesLoaded += 1 }
             context.completeBatchFetching(true)
-            onPageLoaded?(posts.count)
+            onPageLoaded?(shownCount)
         case let .failure(error):
             FileHandle.standardError.write(Data("silk: \(error); retrying in \(retryDelay) s\n".utf8))
             retryAfter = ProcessInfo.processInfo.systemUptime + retryDelay
