@@ -57,6 +57,9 @@ final class FlexBox {
     /// which the engine measures through `calculateLayoutThatFits` (like Yoga's measure function).
     let stack: StackLayoutSpec?
     @exclusivity(unchecked) var children: [FlexBox] = []
+    /// Every child is in flow (none absolute, none `display: none`): a single line then holds
+    /// `children` itself, with no array of its own (set once the children are built).
+    var allChildrenInFlow = true
     let isRoot: Bool
     /// Nesting depth in the pass (for `LayoutContext` across node boundaries).
     let depth: Int
@@ -200,6 +203,7 @@ final class FlexBox {
                 }
             }
             box.outputChildren = output
+            box.allChildrenInFlow = box.children.allSatisfy { $0.isInFlow }
         }
         return box
     }
