@@ -55,8 +55,12 @@ struct MeasurementCache {
 /// layout (Yoga's "exact size matches the old measured size" rule): a parent measures a
 /// child, then lays it out at the measured size.
 struct ElementLayoutMemo {
+    // Four inline: a feed's cells are laid out in three or four ranges a pass, and the array
+    // behind the first two slots cost an allocation per such box (1 % of a cold feed layout).
     private var r0: SizeRange?, l0: Layout?
     private var r1: SizeRange?, l1: Layout?
+    private var r2: SizeRange?, l2: Layout?
+    private var r3: SizeRange?, l3: Layout?
     private var more: [(SizeRange, Layout)] = []
     private var count = 0
     static let capacity = 16
@@ -65,11 +69,15 @@ struct ElementLayoutMemo {
     mutating func lookup(_ range: SizeRange) -> Layout? {
         if let r = r0, r == range { return l0 }
         if let r = r1, r == range { return l1 }
-        if count > 2 { for (r, l) in more where r == range { return l } }
+        if let r = r2, r == range { return l2 }
+        if let r = r3, r == range { return l3 }
+        if count > 4 { for (r, l) in more where r == range { return l } }
         guard range.isExact else { return nil }
         if let r = r0, let l = l0, reusable(l, from: r, for: range) { return l }
         if let r = r1, let l = l1, reusable(l, from: r, for: range) { return l }
-        if count > 2 { for (r, l) in more where reusable(l, from: r, for: range) { return l } }
+        if let r = r2, let l = l2, reusable(l, from: r, for: range) { return l }
+        if let r = r3, let l = l3, reusable(l, from: r, for: range) { return l }
+        if count > 4 { for (r, l) in more where reusable(l, from: r, for: range) { return l } }
         return nil
     }
     mutating func insert(_ range: SizeRange, _ layout: Layout) {
@@ -77,8 +85,10 @@ struct ElementLayoutMemo {
         switch slot {
         case 0: r0 = range; l0 = layout
         case 1: r1 = range; l1 = layout
+        case 2: r2 = range; l2 = layout
+        case 3: r3 = range; l3 = layout
         default:
-            if more.count < Self.capacity - 2 { more.append((range, layout)) } else { more[slot - 2] = (range, layout) }
+            if more.count < Self.capacity - 4 { more.append((range, layout)) } else { more[slot - 4] = (range, layout) }
         }
         count += 1
     }
