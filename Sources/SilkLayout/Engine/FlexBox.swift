@@ -94,6 +94,8 @@ final class FlexBox {
     let hasNoPaddingOrBorder: Bool
     /// Min and max width and height are `auto` (NaN once resolved).
     let hasNoMinMax: Bool
+    /// No physical inset is set: `relativeOffset` is +0 on both axes.
+    let hasNoInsets: Bool
 
     // Results of the latest computation.
     var measuredWidth = Double.nan, measuredHeight = Double.nan
@@ -192,6 +194,7 @@ final class FlexBox {
             && zeroPadding(st.padding.right) && zeroPadding(st.padding.bottom)
             && !(st.border.left > 0) && !(st.border.top > 0) && !(st.border.right > 0) && !(st.border.bottom > 0)
         hasNoMinMax = st.minWidth.isAuto && st.minHeight.isAuto && st.maxWidth.isAuto && st.maxHeight.isAuto
+        hasNoInsets = st.insets.left == nil && st.insets.top == nil && st.insets.right == nil && st.insets.bottom == nil
         if let pd = parentDirection, style.spacingBefore != 0 || style.spacingAfter != 0 {
             hasSpacingMargins = true
             func add(_ e: Edge, _ v: Double) {

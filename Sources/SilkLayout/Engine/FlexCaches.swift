@@ -29,6 +29,7 @@ struct MeasurementCache {
     // feed layout); a mutating call works on the stored value in place.
     @inline(__always)
     mutating func lookup(_ w: Double, _ h: Double, _ wm: SizingMode, _ hm: SizingMode) -> FlexCacheEntry? {
+        if count == 0 { return nil }
         if let e = e0, e.matches(w, h, wm, hm) { return e }
         if let e = e1, e.matches(w, h, wm, hm) { return e }
         if let e = e2, e.matches(w, h, wm, hm) { return e }
@@ -67,6 +68,7 @@ struct ElementLayoutMemo {
 
     /// `mutating` to be read in place (see `MeasurementCache.lookup`).
     mutating func lookup(_ range: SizeRange) -> Layout? {
+        if count == 0 { return nil }   // the first layout of most boxes
         if let r = r0, r == range { return l0 }
         if let r = r1, r == range { return l1 }
         if let r = r2, r == range { return l2 }
