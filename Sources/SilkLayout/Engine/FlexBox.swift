@@ -361,6 +361,15 @@ final class FlexBox {
         let size = Size(width: layoutWidth, height: layoutHeight)
         let position = Point(x: x, y: y)
         if stack == nil {
+            // A `LayoutNode` leaf without padding or border whose content layout is already
+            // this box's layout (same node, same size to the bit, no baselines) is that layout
+            // placed at the box's position: no new layout (an allocation per leaf per pass).
+            if hasNoPaddingOrBorder && contentBaselines == nil, let content = contentLayout, content.baselines == nil,
+               content.size.width.bitPattern == size.width.bitPattern,
+               content.size.height.bitPattern == size.height.bitPattern,
+               let node = element as? LayoutNode, let contentNode = content.element as? LayoutNode, node === contentNode {
+                return content.positioned(at: position)
+            }
             let dy = leadingPaddingAndBorder(.column, layoutOwnerWidth)
             return Layout(element: element, size: size, position: position, sublayouts: contentLayout?.sublayouts ?? [],
                           baselines: contentBaselines.map { LayoutBaselines(first: $0.first + dy, last: $0.last + dy) })
