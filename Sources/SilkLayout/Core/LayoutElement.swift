@@ -151,7 +151,18 @@ enum ElementLayout {
         let bottom = paddingAndBorder(style.padding.bottom, style.border.bottom, pw)
         if left == 0 && top == 0 && right == 0 && bottom == 0 {
             let content = try element.calculateLayoutThatFits(resolved, context: context)
-            return Layout(element: element, size: resolved.clamp(content.size), sublayouts: content.sublayouts,
+            let size = resolved.clamp(content.size)
+            // An inset spec or a `LayoutNode` (final classes) names itself in every layout it
+            // returns, at position zero: when the clamp leaves the size as it is (to the bit),
+            // that layout is already this one, and a copy would be an allocation per element.
+            let type = ObjectIdentifier(type(of: element))
+            if type == ObjectIdentifier(InsetLayoutSpec.self) || type == ObjectIdentifier(LayoutNode.self),
+               size.width.bitPattern == content.size.width.bitPattern,
+               size.height.bitPattern == content.size.height.bitPattern,
+               content.position.x.bitPattern == 0 && content.position.y.bitPattern == 0 {
+                return content
+            }
+            return Layout(element: element, size: size, sublayouts: content.sublayouts,
                           baselines: content.baselines)
         }
         let content = try element.calculateLayoutThatFits(resolved.shrunk(dx: left + right, dy: top + bottom),

@@ -95,9 +95,9 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
         // A layout is cached per direction too (the low bit of the key): the same node mirrors.
         let rtl: UInt64 = context.direction == .rtl ? 1 : 0
         let (version, hit) = state.withLock { s in
-            (s.version, s.cache.layout(for: constrainedSize, version: s.version &* 2 &+ rtl))
+            (s.version, s.cache.layout(for: constrainedSize, version: s.version &* 2 &+ rtl, attachedTo: self))
         }
-        if let hit { return hit.attached(to: self) }
+        if let hit { return hit }
         let layout: Layout
         switch content {
         case .measure(let measure):
@@ -110,7 +110,8 @@ public final class LayoutNode: LayoutElement, DebugNamedElement {
         // Stored only if no invalidation happened meanwhile (the entry would be stale).
         state.withLock { s in
             if s.version == version {
-                s.cache.store(layout.detachedFromElement, for: constrainedSize, version: version &* 2 &+ rtl)
+                // The cache keeps the layout's parts, not the layout naming this node.
+                s.cache.store(layout, for: constrainedSize, version: version &* 2 &+ rtl)
             }
         }
         return layout

@@ -387,7 +387,7 @@ extension FlexBox {
     /// inset if set (left, or right in a right-to-left parent), else minus the end inset.
     /// Measured towards the parent's inline end.
     func relativeOffset(_ axis: FlexDirection, _ axisSize: Double, rtl: Bool) -> Double {
-        if style.positionType == .static { return 0 }
+        if hasNoInsets || style.positionType == .static { return 0 }
         let start = axis.isRow ? (rtl ? style.insets.right : style.insets.left) : style.insets.top
         if let start, !start.isAuto {
             let v = start.value(axisSize)

@@ -57,6 +57,9 @@ final class FlexBox {
     /// which the engine measures through `calculateLayoutThatFits` (like Yoga's measure function).
     let stack: StackLayoutSpec?
     @exclusivity(unchecked) var children: [FlexBox] = []
+    /// Every child is in flow (none absolute, none `display: none`): a single line then holds
+    /// `children` itself, with no array of its own (set once the children are built).
+    var allChildrenInFlow = true
     let isRoot: Bool
     /// Nesting depth in the pass (for `LayoutContext` across node boundaries).
     let depth: Int
@@ -78,6 +81,21 @@ final class FlexBox {
     /// Texture's `spacingBefore/After`, added to the margins along the parent's direction.
     var spacingMargins = (left: 0.0, top: 0.0, right: 0.0, bottom: 0.0)
     let hasSpacingMargins: Bool
+    // What most boxes have (a feed's every box): no margins, no padding or border, no min or
+    // max size. The accessors below answer such a box without reading the style's edges, which
+    // they are asked for hundreds of thousands of times a pass (boundAxis, marginForAxis and
+    // resolvedMin were 8 % of a cold feed layout). The answers are the same numbers the full
+    // paths compute, sign of zero included.
+    /// Every margin is `auto` or exactly +0 points, and there are no spacing margins:
+    /// `margin(_:_:)` is +0 on every edge.
+    let hasNoMargins: Bool
+    /// Every padding edge is `auto` or a number of points that is not positive, and every
+    /// border width is not positive: padding and border are +0 on every edge.
+    let hasNoPaddingOrBorder: Bool
+    /// Min and max width and height are `auto` (NaN once resolved).
+    let hasNoMinMax: Bool
+    /// No physical inset is set: `relativeOffset` is +0 on both axes.
+    let hasNoInsets: Bool
 
     // Results of the latest computation.
     var measuredWidth = Double.nan, measuredHeight = Double.nan
@@ -154,6 +172,29 @@ final class FlexBox {
         isContentBox = style.boxSizing == .contentBox
         widthDimension = processed(style.width, style.minWidth, style.maxWidth)
         heightDimension = processed(style.height, style.minHeight, style.maxHeight)
+        let st = self.style
+        func zeroMargin(_ d: Dimension) -> Bool {
+            switch d {
+            case .auto: return true
+            case .points(let v): return v.bitPattern == 0
+            case .fraction: return false
+            }
+        }
+        func zeroPadding(_ d: Dimension) -> Bool {
+            switch d {
+            case .auto: return true
+            case .points(let v): return !(v > 0)
+            case .fraction: return false
+            }
+        }
+        let spacing = parentDirection != nil && (style.spacingBefore != 0 || style.spacingAfter != 0)
+        hasNoMargins = !spacing && zeroMargin(st.margin.left) && zeroMargin(st.margin.top)
+            && zeroMargin(st.margin.right) && zeroMargin(st.margin.bottom)
+        hasNoPaddingOrBorder = zeroPadding(st.padding.left) && zeroPadding(st.padding.top)
+            && zeroPadding(st.padding.right) && zeroPadding(st.padding.bottom)
+            && !(st.border.left > 0) && !(st.border.top > 0) && !(st.border.right > 0) && !(st.border.bottom > 0)
+        hasNoMinMax = st.minWidth.isAuto && st.minHeight.isAuto && st.maxWidth.isAuto && st.maxHeight.isAuto
+        hasNoInsets = st.insets.left == nil && st.insets.top == nil && st.insets.right == nil && st.insets.bottom == nil
         if let pd = parentDirection, style.spacingBefore != 0 || style.spacingAfter != 0 {
             hasSpacingMargins = true
             func add(_ e: Edge, _ v: Double) {
@@ -200,6 +241,7 @@ final class FlexBox {
                 }
             }
             box.outputChildren = output
+            box.allChildrenInFlow = box.children.allSatisfy { $0.isInFlow }
         }
         return box
     }
@@ -319,6 +361,18 @@ final class FlexBox {
         let size = Size(width: layoutWidth, height: layoutHeight)
         let position = Point(x: x, y: y)
         if stack == nil {
+            // A `LayoutNode` leaf without padding or border whose content layout is already
+            // this box's layout (same size to the bit, no baselines) is that layout placed at
+            // the box's position: no new layout (an allocation per leaf per pass). Every layout
+            // a `LayoutNode` (a final class) returns names the node itself, and without padding
+            // the content layout is the one it returned; the type is compared rather than cast
+            // (`as?` cost more than half of what the allocation did).
+            if hasNoPaddingOrBorder && contentBaselines == nil, let content = contentLayout, content.baselines == nil,
+               content.size.width.bitPattern == size.width.bitPattern,
+               content.size.height.bitPattern == size.height.bitPattern,
+               ObjectIdentifier(type(of: element)) == ObjectIdentifier(LayoutNode.self) {
+                return content.positioned(at: position)
+            }
             let dy = leadingPaddingAndBorder(.column, layoutOwnerWidth)
             return Layout(element: element, size: size, position: position, sublayouts: contentLayout?.sublayouts ?? [],
                           baselines: contentBaselines.map { LayoutBaselines(first: $0.first + dy, last: $0.last + dy) })
@@ -345,6 +399,7 @@ final class FlexBox {
     // MARK: - Style accessors (percentages of margins and padding are of the owner's width)
 
     @inline(__always) func margin(_ e: Edge, _ ownerWidth: Double) -> Double {
+        if hasNoMargins { return 0 }
         let d: Dimension
         switch e {
         case .left: d = style.margin.left
@@ -373,7 +428,8 @@ final class FlexBox {
         }
     }
     @inline(__always) func marginForAxis(_ axis: FlexDirection, _ ownerWidth: Double) -> Double {
-        axis.isRow ? margin(.left, ownerWidth) + margin(.right, ownerWidth)
+        if hasNoMargins { return 0 }
+        return axis.isRow ? margin(.left, ownerWidth) + margin(.right, ownerWidth)
                    : margin(.top, ownerWidth) + margin(.bottom, ownerWidth)
     }
     @inline(__always) func leadingMargin(_ axis: FlexDirection, _ ownerWidth: Double) -> Double {
@@ -383,6 +439,7 @@ final class FlexBox {
         margin(axis.endEdge, ownerWidth)
     }
     @inline(__always) func padding(_ e: Edge, _ ownerWidth: Double) -> Double {
+        if hasNoPaddingOrBorder { return 0 }
         let d: Dimension
         switch e {
         case .left: d = style.padding.left
@@ -394,6 +451,7 @@ final class FlexBox {
         return v > 0 ? v : 0
     }
     @inline(__always) func border(_ e: Edge) -> Double {
+        if hasNoPaddingOrBorder { return 0 }
         let v: Double
         switch e {
         case .left: v = style.border.left
@@ -410,7 +468,8 @@ final class FlexBox {
         padding(axis.endEdge, ownerWidth) + border(axis.endEdge)
     }
     @inline(__always) func paddingAndBorderForAxis(_ axis: FlexDirection, _ ownerWidth: Double) -> Double {
-        leadingPaddingAndBorder(axis, ownerWidth) + trailingPaddingAndBorder(axis, ownerWidth)
+        if hasNoPaddingOrBorder { return 0 }
+        return leadingPaddingAndBorder(axis, ownerWidth) + trailingPaddingAndBorder(axis, ownerWidth)
     }
     @inline(__always) func borderForAxis(_ axis: FlexDirection) -> Double {
         axis.isRow ? border(.left) + border(.right) : border(.top) + border(.bottom)
@@ -429,15 +488,18 @@ final class FlexBox {
         return v >= 0   // false for NaN
     }
     @inline(__always) func resolvedMin(_ axis: FlexDirection, _ ownerSize: Double) -> Double {
+        if hasNoMinMax { return .nan }
         let v = (axis.isRow ? style.minWidth : style.minHeight).value(ownerSize)
         return isContentBox && !v.isNaN ? v + paddingAndBorderForAxis(axis, contentBoxOwnerWidth) : v
     }
     @inline(__always) func resolvedMax(_ axis: FlexDirection, _ ownerSize: Double) -> Double {
+        if hasNoMinMax { return .nan }
         let v = (axis.isRow ? style.maxWidth : style.maxHeight).value(ownerSize)
         return isContentBox && !v.isNaN ? v + paddingAndBorderForAxis(axis, contentBoxOwnerWidth) : v
     }
     /// `value` clamped by min and max (Yoga `boundAxisWithinMinAndMax`).
     @inline(__always) func boundWithinMinAndMax(_ axis: FlexDirection, _ value: Double, _ axisSize: Double) -> Double {
+        if hasNoMinMax { return value }
         let maxV = resolvedMax(axis, axisSize), minV = resolvedMin(axis, axisSize)
         if maxV >= 0 && value > maxV {
             // A min size above the max size wins (CSS); Yoga lets the max win.
@@ -448,7 +510,8 @@ final class FlexBox {
     }
     /// As `boundWithinMinAndMax`, and never below padding plus border.
     @inline(__always) func boundAxis(_ axis: FlexDirection, _ value: Double, _ axisSize: Double, _ ownerWidth: Double) -> Double {
-        maxDefined(boundWithinMinAndMax(axis, value, axisSize), paddingAndBorderForAxis(axis, ownerWidth))
+        if hasNoMinMax && hasNoPaddingOrBorder { return maxDefined(value, 0) }
+        return maxDefined(boundWithinMinAndMax(axis, value, axisSize), paddingAndBorderForAxis(axis, ownerWidth))
     }
 
     @inline(__always) func measured(_ axis: FlexDirection) -> Double { axis.isRow ? measuredWidth : measuredHeight }
