@@ -38,7 +38,8 @@
 # so copied by name with their ldd libraries), its registry scanner and the demo's clip are in the
 # image; the video's rectangle must show moving frames, not the poster (fbdev_signage_check.py).
 # Prints "fbdev-e2e: N passed, M failed"; exits non-zero on any failure. Everything runs under
-# `timeout`, QEMU is killed by a trap. Needs qemu-system-x86, cpio, busybox-static, python3 and
+# `timeout`, QEMU is killed by a trap. Needs qemu-system-x86, cpio, busybox-static, python3, gcc,
+# seatd, udev and sway (copied into the image with their libraries) and
 # either an installed linux-image-amd64 or apt access to download it (cached in $WORK/cache).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -113,7 +114,7 @@ copy_libs "$SILK"
 # kms-libinput: udevd (udevadm run as systemd-udevd) with the rule that tags input devices.
 # wayland-touch: sway (and swaymsg, its IPC client) with their libraries, and a config for them.
 for b in /usr/sbin/seatd /usr/bin/setpriv /bin/udevadm /usr/bin/sway /usr/bin/swaymsg; do
-  [ -x "$b" ] || continue
+  [ -x "$b" ] || { echo "fbdev-e2e: $b missing (scripts/ensure-packages.sh test installs it; the VMs that use it will fail)"; continue; }
   cp "$b" "$R/bin/"; copy_libs "$b"
 done
 if [ -x "$R/bin/udevadm" ]; then
