@@ -107,7 +107,7 @@ cli-tests:
 ## a fourth plays the signage demo's video with GStreamer's plugins in the image; a fifth drives the
 ## controls demo by touch (a uinput touchscreen), on fbdev and as a Wayland client of sway
 ## (wayland-touch: sway, seatd and udevd in the image); the KMS VMs follow (docs/kms.md).
-## About ten minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
+## Five to twelve minutes here (host load); set SILK_SKIP_E2E=1 to leave it out of `make test`.
 e2e-fbdev: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
 	timeout 840 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
