@@ -105,11 +105,12 @@ cli-tests:
 ## release binary with a static Swift runtime, compared with the headless snapshot, keys, a
 ## click, SIGTERM; a third VM types into the sign-in form by on-screen keyboard taps and send-key;
 ## a fourth plays the signage demo's video with GStreamer's plugins in the image; a fifth drives the
-## controls demo by touch (a uinput touchscreen); the KMS VMs follow (docs/kms.md).
-## About eight minutes; set SILK_SKIP_E2E=1 to leave it out of `make test`.
+## controls demo by touch (a uinput touchscreen), on fbdev and as a Wayland client of sway
+## (wayland-touch: sway, seatd and udevd in the image); the KMS VMs follow (docs/kms.md).
+## Five to twelve minutes here (host load); set SILK_SKIP_E2E=1 to leave it out of `make test`.
 e2e-fbdev: deps-test
 	$(SWIFT) build -c release --static-swift-stdlib --product silk
-	timeout 720 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
+	timeout 840 Tests/e2e/fbdev.sh $(BUILD_DIR)/release/silk
 
 ## The example apps (Examples/*, each its own package depending on Silk by path): built, run
 ## headless with --screenshot and compared with Tests/examples/Golden.

@@ -40,15 +40,17 @@ test_pkgs=(fonts-wqy-microhei fonts-kacst fonts-freefont-ttf fonts-noto-color-em
   # The framebuffer end-to-end test: QEMU, an initramfs (cpio, a static busybox) and XKB data;
   # Tests/e2e/fbdev.sh downloads Debian's kernel package itself unless linux-image-amd64 is installed.
   qemu-system-x86 cpio busybox-static xkb-data
-  # The KMS end-to-end case kms-seatd copies seatd into the VM (the kiosk as an unprivileged user).
+  # The KMS end-to-end case kms-seatd copies seatd into the VM (the kiosk as an unprivileged user);
+  # wayland-touch copies it too, for sway's libinput backend.
   seatd
-  # The libinput end-to-end case (kms-libinput) runs systemd-udevd in the VM: libinput takes only
-  # devices udev tagged ID_INPUT_* (its input_id builtin).
+  # The libinput end-to-end cases (kms-libinput, wayland-touch) run systemd-udevd in the VM:
+  # libinput takes only devices udev tagged ID_INPUT_* (its input_id builtin).
   udev
   # Compose tables for dead keys (xkbcommon-compose reads /usr/share/X11/locale).
   libx11-data wl-clipboard
   # Wayland end-to-end tests: compositors (cage needs xwayland), screenshots, virtual keyboard,
-  # a C compiler for Tests/e2e/tools (libpng-dev and libwayland-dev are build packages).
+  # a C compiler for Tests/e2e/tools (libpng-dev and libwayland-dev are build packages). sway and
+  # swaymsg (with their libraries) are also copied into the fbdev VM for its wayland-touch case.
   weston sway cage xwayland grim wtype gcc libc6-dev
   # The benchmark smoke test validates `silk bench --json` against docs/benchmark.schema.json.
   python3-jsonschema

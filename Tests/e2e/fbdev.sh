@@ -30,11 +30,16 @@
 # A VM on bochs (controls-bochs) runs `silk demo controls --backend fbdev` with a real kernel
 # touchscreen made through /dev/uinput (Tests/e2e/tools/vtouch.c; QEMU 7.2 has no multitouch
 # device): a tap turns a switch on, a drag moves a slider's thumb (fbdev_controls_check.py).
+# A VM on bochs (wayland-touch) runs the same gallery as a Wayland client of sway: udevd tags a
+# vtouch touchscreen, seatd gives sway's libinput backend the device, sway runs headless
+# (WLR_BACKENDS=headless,libinput, one 1024x768 output) as an unprivileged user, and taps and a
+# drag through the touchscreen must reach the controls as wl_touch (fbdev_wltouch_check.py).
 # A fourth (signage-bochs) runs `silk demo signage --backend fbdev`: GStreamer's plugins (dlopen'd,
 # so copied by name with their ldd libraries), its registry scanner and the demo's clip are in the
 # image; the video's rectangle must show moving frames, not the poster (fbdev_signage_check.py).
 # Prints "fbdev-e2e: N passed, M failed"; exits non-zero on any failure. Everything runs under
-# `timeout`, QEMU is killed by a trap. Needs qemu-system-x86, cpio, busybox-static, python3 and
+# `timeout`, QEMU is killed by a trap. Needs qemu-system-x86, cpio, busybox-static, python3, gcc,
+# seatd, udev and sway (copied into the image with their libraries) and
 # either an installed linux-image-amd64 or apt access to download it (cached in $WORK/cache).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -107,13 +112,26 @@ copy_libs() { ldd "$1" | grep -oE '/[^ ]+' | sort -u | while read -r l; do cp -L
 copy_libs "$SILK"
 # kms-seatd: seatd (the seat daemon) and util-linux's setpriv (busybox's cannot change uid), with their libraries.
 # kms-libinput: udevd (udevadm run as systemd-udevd) with the rule that tags input devices.
-for b in /usr/sbin/seatd /usr/bin/setpriv /bin/udevadm; do
-  [ -x "$b" ] || continue
+# wayland-touch: sway (and swaymsg, its IPC client) with their libraries, and a config for them.
+for b in /usr/sbin/seatd /usr/bin/setpriv /bin/udevadm /usr/bin/sway /usr/bin/swaymsg; do
+  [ -x "$b" ] || { echo "fbdev-e2e: $b missing (scripts/ensure-packages.sh test installs it; the VMs that use it will fail)"; continue; }
   cp "$b" "$R/bin/"; copy_libs "$b"
 done
 if [ -x "$R/bin/udevadm" ]; then
   ln -s udevadm "$R/bin/systemd-udevd"
   mkdir -p "$R/lib/udev/rules.d"; cp /lib/udev/rules.d/60-input-id.rules "$R/lib/udev/rules.d/"
+fi
+if [ -x "$R/bin/sway" ]; then
+  # One headless output the size of vtouch's panel, the touchscreen mapped onto it; no borders, no
+  # X11, no background (sway would start swaybg for one).
+  cat > "$R/etc/sway-e2e.conf" <<'SWAYCONF'
+output HEADLESS-1 resolution 1024x768 position 0 0
+input type:touch map_to_output HEADLESS-1
+default_border none
+default_floating_border none
+focus_follows_mouse no
+xwayland disable
+SWAYCONF
 fi
 # controls-bochs: vtouch (Tests/e2e/tools/vtouch.c), a uinput touchscreen, built static so it needs no libraries.
 cc -O2 -static -o "$R/bin/vtouch" "$ROOT/Tests/e2e/tools/vtouch.c" || echo "fbdev-e2e: building vtouch failed (controls-bochs will fail)"
@@ -235,6 +253,57 @@ elif grep -q "app=controls" /proc/cmdline; then
   echo "INIT sending SIGTERM ($cmd)"; kill -TERM $PID; wait $PID; echo "INIT app exit=$?"
   echo quit >&3; exec 3>&-
   echo "INIT done"; while :; do sleep 60; done
+elif grep -q "app=wltouch" /proc/cmdline; then
+  # The controls gallery as a Wayland client of sway, touched through a real kernel touchscreen:
+  # udevd tags vtouch's uinput device (ID_INPUT_TOUCHSCREEN, libinput takes nothing untagged),
+  # seatd hands sway's libinput backend the device, sway (a headless 1024x768 output, the libinput
+  # backend for input, pixman) runs as user silk and the demo as root on its socket. The host's
+  # commands: "tree" prints sway's tree (where the window is), "term" ends the app, others go to vtouch.
+  mkdir -p /run/udev; /bin/systemd-udevd --daemon >/tmp/udevd.log 2>&1
+  mkfifo /tmp/touch
+  /bin/vtouch 1024 768 < /tmp/touch &
+  exec 3>/tmp/touch
+  i=0; while ! grep -q "Silk e2e vtouch" /sys/class/input/event*/device/name 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+  /bin/udevadm trigger --action=add --subsystem-match=input; /bin/udevadm settle --timeout=10
+  echo "INIT udev tagged $(cat /run/udev/data/c13:* 2>/dev/null | grep -c 'ID_INPUT_TOUCHSCREEN=1') input nodes as a touchscreen"
+  echo 'silk:x:1000:1000::/tmp:/bin/sh' >> /etc/passwd; echo 'silk:x:1000:' >> /etc/group
+  mkdir -p /run /tmp/xdg; chown 1000:1000 /tmp/xdg; chmod 0700 /tmp/xdg
+  # wlroots makes its buffers and keymaps with shm_open, in /dev/shm (not in devtmpfs).
+  mkdir -p /dev/shm; mount -t tmpfs -o mode=1777 shm /dev/shm
+  /bin/seatd -g silk >/tmp/seatd.log 2>&1 &
+  i=0; while [ ! -S /run/seatd.sock ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+  # Not WLR_LIBINPUT_NO_DEVICES=1: with it wlroots 0.15 leaves libinput's device-added events
+  # queued until the first input event, so the first tap arrives before the seat has touch (seen:
+  # sway simulated a pointer for it) — and without it a missing touchscreen stops sway at once.
+  /bin/setpriv --reuid=1000 --regid=1000 --clear-groups /bin/env -i PATH=/bin HOME=/tmp/xdg XDG_RUNTIME_DIR=/tmp/xdg \
+    LIBSEAT_BACKEND=seatd WLR_BACKENDS=headless,libinput WLR_RENDERER=pixman \
+    WLR_HEADLESS_OUTPUTS=1 /bin/sway -c /etc/sway-e2e.conf >/tmp/sway.log 2>&1 &
+  SWAY=$!
+  i=0; while ! { [ -S /tmp/xdg/wayland-1 ] && ls /tmp/xdg/sway-ipc.*.sock >/dev/null 2>&1; } && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+  export SWAYSOCK=$(ls /tmp/xdg/sway-ipc.*.sock 2>/dev/null | head -1)
+  echo "INIT sway runtime dir: $(ls /tmp/xdg | tr '\n' ' ')"
+  [ -n "$SWAYSOCK" ] || tail -n 30 /tmp/sway.log | sed 's/^/INIT sway log: /'
+  echo "INIT sway started at $(cut -d' ' -f1 /proc/uptime) s"
+  XDG_RUNTIME_DIR=/tmp/xdg WAYLAND_DISPLAY=wayland-1 SILK_WAYLAND_DEBUG=1 \
+    /silk demo controls --backend wayland --size 1024x768 --fullscreen &
+  PID=$!
+  trap '' PIPE   # a vtouch that failed must not take the init (and the kernel) down with SIGPIPE
+  exec 4</dev/ttyS1
+  while read -r cmd <&4; do
+    case "$cmd" in
+      term) break ;;
+      tree) echo "INIT tree json begin"; /bin/swaymsg -r -t get_tree; echo; echo "INIT tree json end" ;;
+      # Sway's input devices, as the human-readable list (swaymsg waits 3 s for an answer).
+      inputs) /bin/swaymsg -p -t get_inputs 2>&1 | sed 's/^/INIT sway input: /'; echo "INIT sway inputs end at $(cut -d' ' -f1 /proc/uptime) s" ;;
+      swaylog) tail -n 40 /tmp/sway.log | sed 's/^/INIT sway log: /' ;;
+      *) echo "$cmd" >&3 ;;
+    esac
+  done
+  echo "INIT sending SIGTERM ($cmd)"; kill -TERM $PID; wait $PID; echo "INIT app exit=$?"
+  echo quit >&3; exec 3>&-
+  kill -TERM $SWAY; wait $SWAY; echo "INIT sway exit=$?"
+  grep -v '^$' /tmp/sway.log | tail -n 60 | sed 's/^/INIT sway log: /'
+  echo "INIT done"; while :; do sleep 60; done
 elif grep -q "app=form" /proc/cmdline; then
   # The sign-in form with the on-screen keyboard forced on (the VM has a keyboard device), a still
   # caret, and the us(intl) layout, whose apostrophe is a dead acute.
@@ -332,6 +401,7 @@ BUDGET=${FBDEV_E2E_KMS_TIMEOUT:-180} run_vm kms-bochs bochs "video=${W_}x${H_} a
 BUDGET=${FBDEV_E2E_SEAT_TIMEOUT:-150} run_vm kms-seatd bochs "video=${W_}x${H_} app=seat" "$ROOT/Tests/e2e/fbdev_seat_check.py" "$WORK/kms-seatd" "$WORK/reference.png"
 BUDGET=${FBDEV_E2E_LIBINPUT_TIMEOUT:-120} run_vm kms-libinput bochs "video=${W_}x${H_} app=libinput" "$ROOT/Tests/e2e/fbdev_libinput_check.py" "$WORK/kms-libinput" "$WORK/reference.png"
 BUDGET=${FBDEV_E2E_CONTROLS_TIMEOUT:-100} run_vm controls-bochs bochs "video=${W_}x${H_} app=controls" "$ROOT/Tests/e2e/fbdev_controls_check.py" "$WORK/controls-bochs"
+BUDGET=${FBDEV_E2E_WLTOUCH_TIMEOUT:-150} run_vm wayland-touch bochs "video=${W_}x${H_} app=wltouch" "$ROOT/Tests/e2e/fbdev_wltouch_check.py" "$WORK/wayland-touch"
 BUDGET=${FBDEV_E2E_FORM_TIMEOUT:-80} run_vm form-bochs bochs "video=${W_}x${H_} app=form" "$ROOT/Tests/e2e/fbdev_form_check.py" "$WORK/form-bochs" "$WORK/form-reference.png"
 BUDGET=${FBDEV_E2E_SIGNAGE_TIMEOUT:-180} run_vm signage-bochs bochs "video=${W_}x${H_} app=signage" "$ROOT/Tests/e2e/fbdev_signage_check.py" "$WORK/signage-bochs"
 echo "fbdev-e2e: $PASSED passed, $FAILED failed"
