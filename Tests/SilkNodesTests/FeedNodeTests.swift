@@ -20,21 +20,10 @@ extension PipelineTests {
         // A URLSession keeps its delegate until invalidated (LeakSanitizer in `make test-asan`).
         defer { loader.downloader.invalidate(); server.stop() }
         let feed = FeedNode(model: FeedModel(baseURL: server.baseURL, pageSize: 5), loader: loader)
-        let size = Size(width: 400, height: 500)
-        let host = Layer()
-        host.frame = Rect(size: size)
-        let pass = NodePass(rootNode: feed, hostLayer: host, size: size, scale: 1)
-        func iterate() { pass.run(); pass.committer.commit() }
-        /// Runs passes until `condition` (the timeout only keeps a broken build from hanging).
-        func iterate(until condition: () -> Bool) -> Bool {
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while !condition() {
-                iterate()
-                if Date() > deadline { return false }
-                usleep(2000)
-            }
-            return true
-        }
+        // The timeout only keeps a broken build from hanging.
+        let harness = Harness(root: feed, size: Size(width: 400, height: 500), timeout: 30, pause: 2000)
+        func iterate() { harness.iterate() }
+        func iterate(until condition: () -> Bool) -> Bool { harness.iterate(until: condition) }
         func photosOnScreen() -> Bool {
             let visible = feed.visibleItemPaths
             return !visible.isEmpty && visible.allSatisfy { path in
@@ -86,20 +75,10 @@ extension PipelineTests {
         defer { loader.downloader.invalidate(); server.stop() }
         let model = FeedModel(baseURL: server.baseURL, pageSize: 5, residentPages: 2)
         let feed = FeedNode(model: model, loader: loader)
-        let size = Size(width: 400, height: 500)
-        let host = Layer()
-        host.frame = Rect(size: size)
-        let pass = NodePass(rootNode: feed, hostLayer: host, size: size, scale: 1)
-        func iterate() { pass.run(); pass.committer.commit() }
-        func iterate(until condition: () -> Bool) -> Bool {
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while !condition() {
-                iterate()
-                if Date() > deadline { return false }
-                usleep(2000)
-            }
-            return true
-        }
+        // The timeout only keeps a broken build from hanging.
+        let harness = Harness(root: feed, size: Size(width: 400, height: 500), timeout: 30, pause: 2000)
+        func iterate() { harness.iterate() }
+        func iterate(until condition: () -> Bool) -> Bool { harness.iterate(until: condition) }
         func visibleCellsShowTheirPosts() -> Bool {
             let visible = feed.visibleItemPaths
             return !visible.isEmpty && visible.allSatisfy { path in

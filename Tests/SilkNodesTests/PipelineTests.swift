@@ -52,19 +52,24 @@ final class Gate: @unchecked Sendable {
 struct Harness {
     let host = Layer()
     let pass: NodePass
-    init(root: DisplayNode, size: Size = Size(width: 100, height: 60)) {
+    /// How long `iterate(until:)` waits at most (it only keeps a broken build from hanging), and
+    /// the pause between its iterations.
+    let timeout: TimeInterval, pause: useconds_t
+    init(root: DisplayNode, size: Size = Size(width: 100, height: 60), timeout: TimeInterval = 5, pause: useconds_t = 1000) {
         host.frame = Rect(size: size)
         pass = NodePass(rootNode: root, hostLayer: host, size: size, scale: 1)
+        self.timeout = timeout
+        self.pause = pause
     }
     /// One loop iteration: node pass, then the committer.
     func iterate() { pass.run(); pass.committer.commit() }
-    /// Iterates until `condition` or 5 s.
+    /// Iterates until `condition` or `timeout`.
     func iterate(until condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 5)
+        let deadline = Date(timeIntervalSinceNow: timeout)
         while !condition() {
             iterate()
             if Date() > deadline { return false }
-            usleep(1000)
+            usleep(pause)
         }
         return true
     }

@@ -89,6 +89,15 @@ class Guest:
         time.sleep(1.0)
         c.close()
 
+    def vtouch(self, cmd, timeout=10):
+        """Has the guest's vtouch (Tests/e2e/tools/vtouch.c) replay one command ("tap X Y",
+        "drag X0 Y0 X1 Y1 STEPS MS"); True once it says it is done."""
+        n = self.log_text().count('vtouch: done ')
+        self.send_ctl(cmd)
+        end = time.time() + timeout
+        while time.time() < end and self.log_text().count('vtouch: done ') <= n: time.sleep(0.1)
+        return self.log_text().count('vtouch: done ') > n
+
     def check_terminated(self, name, console=False, crtc=False, timeout=15):
         """The checkers' common tail: SIGTERM to the app, then one check named `name` that it exits
         with status 0 — after its console is back in text mode (`console`: the KD_TEXT line) and

@@ -50,14 +50,6 @@ def fill_end(shot, y, x0, x1):
     return max((x for x in range(x0, x1) if is_blue(pixel(shot, x, y))), default=-1)
 
 
-def touch(cmd, timeout=10):
-    n = log_text().count('vtouch: done ')
-    guest.send_ctl(cmd)
-    end = time.time() + timeout
-    while time.time() < end and log_text().count('vtouch: done ') <= n: time.sleep(0.1)
-    return log_text().count('vtouch: done ') > n
-
-
 sx, sy = where['switch0']
 lx, ly = where['slider0']
 w, h, before = guest.screendump()
@@ -66,7 +58,7 @@ if (w, h) != (W, H):
 box = (sx - 26, sy - 16, sx + 26, sy + 16)
 blue0, end0 = blue_in(before, *box), fill_end(before, ly, lx - 300, lx + 300)
 
-replayed = touch(f'tap {sx} {sy}')
+replayed = guest.vtouch(f'tap {sx} {sy}')
 ok = replayed and wait_for('controls: switch 0 on', 10)
 check('a touch tap on switch 0 turns it on', ok, guest.line_with('controls: switch 0'))
 time.sleep(0.6)   # the switch's animation
@@ -76,7 +68,7 @@ check("switch 0's pixels turn to the accent colour", blue1 > blue0 + 300, f'blue
 
 # From the thumb's region to 200 px right, in 20 steps: a finger's drag, not a jump.
 start = max(end0, lx - 250)
-replayed = touch(f'drag {start} {ly} {start + 200} {ly} 20 30')
+replayed = guest.vtouch(f'drag {start} {ly} {start + 200} {ly} 20 30')
 values = re.findall(r'controls: slider 0 ([0-9.]+)', log_text())
 ok = replayed and wait_for('controls: slider 0 ', 10)
 values = re.findall(r'controls: slider 0 ([0-9.]+)', log_text())

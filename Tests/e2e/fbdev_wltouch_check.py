@@ -110,15 +110,6 @@ def screen(name, dx=0):
     return min(max(origin[0] + x + dx, 0), W - 1), min(max(origin[1] + y, 0), H - 1)
 
 
-def touch(cmd, timeout=10):
-    """Has vtouch replay one command; True once it says it is done."""
-    n = log_text().count('vtouch: done ')
-    guest.send_ctl(cmd)
-    end = time.time() + timeout
-    while time.time() < end and log_text().count('vtouch: done ') <= n: time.sleep(0.1)
-    return log_text().count('vtouch: done ') > n
-
-
 def lines(prefix):
     return [l.strip() for l in log_text().splitlines() if l.strip().startswith(prefix)]
 
@@ -127,7 +118,7 @@ def tap_expect(name, prefix, want, label, dx=0):
     """Taps control `name`'s centre; passes when a new `prefix …` line says `want`."""
     before = len(lines(prefix))
     x, y = screen(name, dx)
-    replayed = touch(f'tap {x} {y}')
+    replayed = guest.vtouch(f'tap {x} {y}')
     end = time.time() + 10
     while time.time() < end and len(lines(prefix)) <= before: time.sleep(0.1)
     new = lines(prefix)[before:]
@@ -150,7 +141,7 @@ tap_expect('slider1', 'controls: slider 1', '5.00', 'a tap at the middle of slid
 
 before = len(lines('controls: slider 0'))
 x0, y0 = screen('slider0')
-replayed = touch(f'drag {x0} {y0} {min(x0 + 200, W - 1)} {y0} 20 40', timeout=15)
+replayed = guest.vtouch(f'drag {x0} {y0} {min(x0 + 200, W - 1)} {y0} 20 40', timeout=15)
 time.sleep(0.5)
 values = [float(l.split()[-1]) for l in lines('controls: slider 0')[before:]]
 rising = len(values) >= 3 and all(b >= a for a, b in zip(values, values[1:])) and values[-1] > values[0]
