@@ -33,11 +33,7 @@ public enum HeapTrimmer {
     /// gives one (seconds; 0 or a negative number: never). Returns the interval in force.
     @discardableResult
     public static func configure(interval: Double?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Double? {
-        if let text = environment["SILK_HEAP_TRIM_INTERVAL"], let seconds = Double(text) {
-            minimumInterval = seconds
-        } else {
-            minimumInterval = interval
-        }
+        minimumInterval = SilkConfiguration(environment: environment).heapTrimInterval ?? interval
         return minimumInterval
     }
 

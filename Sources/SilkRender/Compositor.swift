@@ -48,19 +48,14 @@ public final class Compositor {
     public var bandingMinimumPixels = 65_536.0
 
     /// `SILK_COMPOSITE_THREADS` (1…8), else min(cores, 4).
-    public static let defaultCompositeThreads: Int = {
-        if let v = SilkConfiguration.current.value("SILK_COMPOSITE_THREADS"), let n = Int(v), (1...8).contains(n) { return n }
-        return max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-    }()
+    public static let defaultCompositeThreads =
+        SilkConfiguration.current.compositeThreads ?? max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
     /// Bands per thread (1…8): more bands than threads let a thread that started late (a busy
     /// machine) take less of the frame, but each band boundary splits the layers crossing it
     /// into one more draw. Default: `SILK_COMPOSITE_BANDS_PER_THREAD` when set, else 2.
     public var bandsPerThread = Compositor.defaultBandsPerThread
 
-    static let defaultBandsPerThread: Int = {
-        if let v = SilkConfiguration.current.value("SILK_COMPOSITE_BANDS_PER_THREAD"), let n = Int(v), (1...8).contains(n) { return n }
-        return 2
-    }()
+    static let defaultBandsPerThread = SilkConfiguration.current.compositeBandsPerThread ?? 2
     private var bandWorkers: BandWorkerPool?
     /// Slots 1… of banded frames (slot 0 is made per frame over `coverageMasks`).
     private var workerSlots: [BandSlot] = []

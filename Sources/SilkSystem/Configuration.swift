@@ -24,6 +24,9 @@ import Glibc
 /// | `SILK_TALKBACK_VOICE`, `SILK_TALKBACK_RATE` | talk-back's espeak-ng voice and words per minute (80…450) | `en`, 175 |
 /// | `SILK_TALKBACK_WAV` | talk-back writes its speech to this WAV file instead of the audio device | unset |
 /// | `AT_SPI_BUS_ADDRESS` | the accessibility bus, instead of asking the session bus's `org.a11y.Bus` | unset |
+/// | `SILK_COMPOSITE_THREADS` | threads that composite a large frame in bands (1…8; 1: the render thread alone) | cores, up to 4 |
+/// | `SILK_COMPOSITE_BANDS_PER_THREAD` | bands each of those threads gets (1…8) | 2 |
+/// | `SILK_HEAP_TRIM_INTERVAL` | seconds between two `malloc_trim`s after containers release nodes (0 or less: never); wins over the app's `MemoryPolicy` | the policy's (1 s standard) |
 ///
 /// libxkbcommon itself reads `XKB_DEFAULT_RULES`, `…_MODEL`, `…_LAYOUT`, `…_VARIANT` and
 /// `…_OPTIONS` for the framebuffer's keyboards (Wayland keyboards use the compositor's keymap).
@@ -95,6 +98,15 @@ public struct SilkConfiguration: Sendable {
     public var talkBackRate: Int? { value("SILK_TALKBACK_RATE").flatMap(Int.init).flatMap { (80...450).contains($0) ? $0 : nil } }
     /// `SILK_TALKBACK_WAV`: the WAV file talk-back writes instead of playing.
     public var talkBackWAVPath: String? { value("SILK_TALKBACK_WAV") }
+
+    /// `SILK_COMPOSITE_THREADS`, when a number from 1 to 8.
+    public var compositeThreads: Int? { value("SILK_COMPOSITE_THREADS").flatMap(Int.init).flatMap { (1...8).contains($0) ? $0 : nil } }
+    /// `SILK_COMPOSITE_BANDS_PER_THREAD`, when a number from 1 to 8.
+    public var compositeBandsPerThread: Int? {
+        value("SILK_COMPOSITE_BANDS_PER_THREAD").flatMap(Int.init).flatMap { (1...8).contains($0) ? $0 : nil }
+    }
+    /// `SILK_HEAP_TRIM_INTERVAL` in seconds, when a number (0, negative or not finite: never trim).
+    public var heapTrimInterval: Double? { value("SILK_HEAP_TRIM_INTERVAL").flatMap(Double.init) }
 
     /// The process environment (`environ`).
     static func processEnvironment() -> [String: String] {

@@ -38,6 +38,24 @@ import SilkSystem
         #expect(c.framebufferDevice == nil)
     }
 
+    /// The compositor's bands and the heap trim: numbers in range are taken, anything else
+    /// (empty, zero or too many threads, not a number) leaves the caller's default.
+    @Test func compositeThreadsBandsAndHeapTrim() {
+        let set = SilkConfiguration(environment: ["SILK_COMPOSITE_THREADS": "3", "SILK_COMPOSITE_BANDS_PER_THREAD": "1",
+                                                  "SILK_HEAP_TRIM_INTERVAL": "0.5"])
+        #expect(set.compositeThreads == 3)
+        #expect(set.compositeBandsPerThread == 1)
+        #expect(set.heapTrimInterval == 0.5)
+        for bad in ["", "0", "9", "-1", "two", "99999999999999999999"] {
+            let c = SilkConfiguration(environment: ["SILK_COMPOSITE_THREADS": bad, "SILK_COMPOSITE_BANDS_PER_THREAD": bad])
+            #expect(c.compositeThreads == nil, "\(bad)")
+            #expect(c.compositeBandsPerThread == nil, "\(bad)")
+        }
+        #expect(SilkConfiguration(environment: ["SILK_HEAP_TRIM_INTERVAL": "soon"]).heapTrimInterval == nil)
+        #expect(SilkConfiguration(environment: ["SILK_HEAP_TRIM_INTERVAL": ""]).heapTrimInterval == nil)
+        #expect(SilkConfiguration(environment: ["SILK_HEAP_TRIM_INTERVAL": "0"]).heapTrimInterval == 0, "0 means never: HeapTrimmer's")
+    }
+
     @Test func currentIsTheProcessEnvironment() {
         #expect(SilkConfiguration.current.value("PATH") != nil)
     }

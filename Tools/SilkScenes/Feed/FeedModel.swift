@@ -242,8 +242,8 @@ public final class FeedModel: @unchecked Sendable {
     /// Pages being fetched again, with who waits for them.
     private var _refetching: [Int: [@Sendable (Result<Void, FeedError>) -> Void]] = [:]
     /// One `Author` per author id seen, so posts by the same author share its name and avatar
-    /// URL (feed-10k: 40 authors in 10,000 posts; ≈ 2 MiB of parsed avatar URLs otherwise). At
-    /// most one per post kept, so bounded by the posts.
+    /// URL (feed-10k: 40 authors in 10,000 posts; ≈ 2 MiB of parsed avatar URLs otherwise).
+    /// Bounded like the resident posts: emptied when it passes `residentPages × pageSize`.
     private var _authors: [Int: FeedPost.Author] = [:]
     private var _nextPage = 0
     private var _hasMore = true
