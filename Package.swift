@@ -73,6 +73,9 @@ let package = Package(
         .target(name: "CSilkSpeech", path: "Sources/CBindings/CSilkSpeech"),
         // SilkRaster's PNG writer: the libpng write sequence (setjmp included) in one C function.
         .target(name: "CSilkPNG", dependencies: ["CPNG"], path: "Sources/CBindings/CSilkPNG"),
+        // SilkRaster's solid-colour OVER, eight pixels at a time where the CPU has AVX2 (pixman's
+        // own paths elsewhere): the blend of translucent layer fills (docs/benchmark.md).
+        .target(name: "CSilkBlend", path: "Sources/CBindings/CSilkBlend"),
         // Vector paths (Canvas fill/stroke) draw with cairo straight into Silk's pixman bitmaps.
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         // SVG images (SVGImage, ImageNode) render with librsvg through cairo.
@@ -95,7 +98,7 @@ let package = Package(
         .target(name: "SilkLayout", dependencies: ["SilkSystem", "SilkGeometry"], swiftSettings: strict),
         .target(name: "SilkRaster",
                 dependencies: ["SilkSystem", "SilkGeometry", "CPixman", "CFreeType", "CHarfBuzz", "CFontconfig",
-                               "CFribidi", "CPNG", "CTurboJPEG", "CCairo", "CRsvg", "CGIF", "CWebP", "CSilkPNG",
+                               "CFribidi", "CPNG", "CTurboJPEG", "CCairo", "CRsvg", "CGIF", "CWebP", "CSilkPNG", "CSilkBlend",
                                "CRlottie"],
                 swiftSettings: strict),
         .target(name: "SilkRunLoop", dependencies: ["SilkSystem", "CSilkLinux"], swiftSettings: strict),

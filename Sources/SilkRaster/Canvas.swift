@@ -121,6 +121,9 @@ public final class Canvas {
     /// Convex shapes composite the pixels they cover entirely without a mask and rasterize only
     /// the rest (`ConvexTrapezoids.coveredRect`). Off only in tests, which compare both ways.
     var compositesCoveredInteriorUnmasked = true
+    /// Solid colours blend over 32-bit bitmaps eight pixels at a time where the CPU allows
+    /// (``SolidBlend``; pixman's bytes). Off only in tests, which compare both ways.
+    var usesWideBlend = SolidBlend.isEnabled
     /// Where convex shapes' coverage masks are kept between calls (nil: rasterized every time).
     /// The compositor sets its own on the canvases of a frame: its layers draw the same rounded
     /// shapes every frame, often only moved by whole pixels. Same pixels either way.
@@ -410,7 +413,8 @@ public final class Canvas {
 
     private func fillContour(_ contour: [Point], with paint: Paint) {
         guard let src = source(for: paint) else { return }
-        composite(source: src.image, contour: contour, extraOpacity: 1)  // opacity is folded into the paint
+        // Opacity is folded into the paint.
+        composite(source: src.image, contour: contour, extraOpacity: 1, solidPixel: src.solidPixel)
     }
 
     private func fillRing(outer: [Point], inner: [Point], with paint: Paint) {
@@ -428,7 +432,9 @@ public final class Canvas {
 
     /// Rasterizes a convex contour (user space) as a triangle fan into one coverage mask and
     /// composites `source` through it.
-    private func composite(source: OpaquePointer, contour: [Point], extraOpacity: Double) {
+    /// `solidPixel`: the source's colour when it is a solid fill (``PixmanImage/solidPixel``),
+    /// which lets the covered interior take the wide blend.
+    private func composite(source: OpaquePointer, contour: [Point], extraOpacity: Double, solidPixel: UInt32? = nil) {
         guard contour.count >= 3 else { return }
         let t = state.transform
         // The contour on pixman's 16.16 grid (what it rasterizes anyway), moved to its floor
@@ -485,7 +491,9 @@ public final class Canvas {
         // The pixels the shape covers entirely go through no mask (a rounded layer's mask
         // rasterization was most of a frame of overlapping translucent layers).
         let dx = Double(ox), dy = Double(oy)
-        for r in plan.unmasked { compositeUnmasked(source: source, rect: r.offsetBy(dx: dx, dy: dy), opacity: extraOpacity) }
+        for r in plan.unmasked {
+            compositeUnmasked(source: source, rect: r.offsetBy(dx: dx, dy: dy), opacity: extraOpacity, solidPixel: solidPixel)
+        }
         // Rasterized in place, the bands go back where the shape is: pixman's x offset is 16 bits.
         var placed: [pixman_trapezoid_t] = []
         func placedTrapezoids() -> [pixman_trapezoid_t] {
@@ -564,10 +572,16 @@ public final class Canvas {
     }
 
     /// Composites `source` over the device pixels of `rect` (integral) at `opacity` without a
-    /// coverage mask: exactly what a mask of 255s scaled by `opacity` would give.
-    private func compositeUnmasked(source: OpaquePointer, rect: Rect, opacity: Double) {
+    /// coverage mask: exactly what a mask of 255s scaled by `opacity` would give. A solid colour
+    /// (`solidPixel`) at full opacity over a 32-bit bitmap takes the wide blend when the CPU has
+    /// one (``SolidBlend``): pixman's bytes, eight pixels at a time.
+    private func compositeUnmasked(source: OpaquePointer, rect: Rect, opacity: Double, solidPixel: UInt32? = nil) {
         let r = rect.intersection(state.clip ?? bitmap.bounds).intersection(bitmap.bounds)
         guard !r.isEmpty else { return }
+        if opacity >= 1, let solidPixel, usesWideBlend, bitmap.format == .argb32 || bitmap.format == .xrgb32,
+           SolidBlend.over(solidPixel, into: bitmap, rect: r) {
+            return
+        }
         let alpha = opacity < 1 ? PixmanImage.solid(Color(white: 0, alpha: opacity)) : nil
         if opacity < 1 && alpha == nil { return }
         pixman_image_composite32(PIXMAN_OP_OVER, source, alpha?.image, bitmap.image,

@@ -23,13 +23,18 @@ func pixmanTransform(_ t: AffineTransform) -> pixman_transform_t? {
 /// Owns a pixman image that is not a Bitmap (solid fills, gradients).
 final class PixmanImage {
     let image: OpaquePointer
-    init?(_ image: OpaquePointer?) {
+    /// A solid fill's colour as pixman composites it onto a8r8g8b8 (its `color_to_uint32`: the
+    /// high byte of each premultiplied 16-bit channel); nil for other images.
+    let solidPixel: UInt32?
+    init?(_ image: OpaquePointer?, solidPixel: UInt32? = nil) {
         guard let image else { return nil }
         self.image = image
+        self.solidPixel = solidPixel
     }
     static func solid(_ color: Color) -> PixmanImage? {
         var c = pixmanColor(color)
-        return PixmanImage(pixman_image_create_solid_fill(&c))
+        let pixel = UInt32(c.alpha >> 8) << 24 | UInt32(c.red >> 8) << 16 | UInt32(c.green & 0xff00) | UInt32(c.blue >> 8)
+        return PixmanImage(pixman_image_create_solid_fill(&c), solidPixel: pixel)
     }
     deinit { pixman_image_unref(image) }
 }

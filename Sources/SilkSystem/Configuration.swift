@@ -105,6 +105,9 @@ public struct SilkConfiguration: Sendable {
     public var compositeBandsPerThread: Int? {
         value("SILK_COMPOSITE_BANDS_PER_THREAD").flatMap(Int.init).flatMap { (1...8).contains($0) ? $0 : nil }
     }
+    /// Whether solid fills may blend eight pixels at a time where the CPU allows
+    /// (`SILK_WIDE_BLEND` is not `0`; the pixels are the same either way).
+    public var wideBlend: Bool { value("SILK_WIDE_BLEND") != "0" }
     /// `SILK_HEAP_TRIM_INTERVAL` in seconds, when a number (0, negative or not finite: never trim).
     public var heapTrimInterval: Double? { value("SILK_HEAP_TRIM_INTERVAL").flatMap(Double.init) }
 

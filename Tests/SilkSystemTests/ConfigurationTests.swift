@@ -56,6 +56,13 @@ import SilkSystem
         #expect(SilkConfiguration(environment: ["SILK_HEAP_TRIM_INTERVAL": "0"]).heapTrimInterval == 0, "0 means never: HeapTrimmer's")
     }
 
+    /// The wide solid blend is on unless `SILK_WIDE_BLEND` is exactly `0`.
+    @Test func wideBlendIsOnUnlessTurnedOff() {
+        #expect(SilkConfiguration(environment: [:]).wideBlend)
+        #expect(SilkConfiguration(environment: ["SILK_WIDE_BLEND": "1"]).wideBlend)
+        #expect(!SilkConfiguration(environment: ["SILK_WIDE_BLEND": "0"]).wideBlend)
+    }
+
     @Test func currentIsTheProcessEnvironment() {
         #expect(SilkConfiguration.current.value("PATH") != nil)
     }
