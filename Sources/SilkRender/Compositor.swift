@@ -149,7 +149,7 @@ public final class Compositor {
         } else {
             var oldIndex: [Layer.LayerID: Int] = [:]
             oldIndex.reserveCapacity(previous.count)
-            for (i, e) in previous.enumerated() { oldIndex[e.id] = i }
+            for i in previous.indices { oldIndex[previous[i].id] = i }  // in place: no entry copies
             if scrollBlits, let (blit, movers) = ScrollBlit.detect(old: previous, new: list, oldIndex: oldIndex) {
                 let area = blit.area.intersection(screen)
                 if !area.isEmpty {
@@ -158,7 +158,7 @@ public final class Compositor {
                 }
                 scrollDamage(from: previous, to: list, oldIndex: oldIndex, blit: blit, movers: movers, into: &region)
             } else {
-                damage(from: previous, to: list, into: &region)
+                damage(from: previous, to: list, oldIndex: oldIndex, into: &region)
             }
         }
         region = region.clipped(to: screen)

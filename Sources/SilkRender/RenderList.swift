@@ -206,32 +206,35 @@ struct RenderListBuilder {
 /// rectangles), plus entries whose paint order relative to the others changed — found as the
 /// entries outside a longest increasing subsequence of old positions, which is the smallest set
 /// whose repaint covers every pair that swapped.
-func damage(from old: [RenderEntry], to new: [RenderEntry], into region: inout DamageRegion) {
-    var oldIndex: [Layer.LayerID: Int] = [:]
-    oldIndex.reserveCapacity(old.count)
-    for (i, e) in old.enumerated() { oldIndex[e.id] = i }
+func damage(from old: [RenderEntry], to new: [RenderEntry], oldIndex: [Layer.LayerID: Int], into region: inout DamageRegion) {
     var kept: [(newIndex: Int, oldIndex: Int)] = []
-    var present = Set<Layer.LayerID>()
-    present.reserveCapacity(new.count)
-    // Read in place (`new[j]`, `old[i]`): copying an entry out retains and releases its references.
-    for j in new.indices {
-        present.insert(new[j].id)
-        if let i = oldIndex[new[j].id] {
-            if old[i].drawsSame(as: new[j]) {
-                kept.append((j, i))
-            } else {
-                region.add(old[i].deviceRect)
-                region.add(new[j].deviceRect)
+    kept.reserveCapacity(new.count)
+    // Old entries a new one matched (an ID is in a list once: a layer has one place in the tree).
+    var matched = [Bool](repeating: false, count: old.count)
+    // Read in place through buffer pointers: copying an entry out of its array retains and
+    // releases every reference it holds.
+    old.withUnsafeBufferPointer { old in
+        new.withUnsafeBufferPointer { new in
+            for j in new.indices {
+                if let i = oldIndex[new[j].id] {
+                    matched[i] = true
+                    if old[i].drawsSame(as: new[j]) {
+                        kept.append((j, i))
+                    } else {
+                        region.add(old[i].deviceRect)
+                        region.add(new[j].deviceRect)
+                    }
+                } else {
+                    region.add(new[j].deviceRect)
+                }
             }
-        } else {
-            region.add(new[j].deviceRect)
+            for i in old.indices where !matched[i] { region.add(old[i].deviceRect) }
+            // Unchanged entries whose relative order changed.
+            let inOrder = longestIncreasingSubsequence(kept.map(\.oldIndex))
+            for (k, pair) in kept.enumerated() where !inOrder.contains(k) {
+                region.add(new[pair.newIndex].deviceRect)
+            }
         }
-    }
-    for i in old.indices where !present.contains(old[i].id) { region.add(old[i].deviceRect) }
-    // Unchanged entries whose relative order changed.
-    let inOrder = longestIncreasingSubsequence(kept.map(\.oldIndex))
-    for (k, pair) in kept.enumerated() where !inOrder.contains(k) {
-        region.add(new[pair.newIndex].deviceRect)
     }
 }
 

@@ -19,35 +19,45 @@ struct ScrollBlit {
 
     /// Finds the dominant whole-pixel move between two render lists, or nil.
     static func detect(old: [RenderEntry], new: [RenderEntry], oldIndex: [Layer.LayerID: Int]) -> (ScrollBlit, Set<Layer.LayerID>)? {
-        // The entries are read in place (`new[j]`, `old[i]`), not copied out of the arrays: a
-        // copy retains and releases every reference an entry holds, every entry, every frame.
-        var votes: [Key: Int] = [:]
-        for j in new.indices {
-            guard let i = oldIndex[new[j].id], let k = Key(old[i], new[j]) else { continue }
-            votes[k, default: 0] += 1
-        }
-        guard let (best, _) = votes.max(by: { $0.value < $1.value }) else { return nil }
-        let blit = ScrollBlit(dx: best.dx, dy: best.dy, clip: best.clip)
-        guard !blit.area.isEmpty else { return nil }
-        var movers = Set<Layer.LayerID>()
-        var covered = 0.0
-        for j in new.indices {
-            if let i = oldIndex[new[j].id], Key(old[i], new[j]) == best {
-                movers.insert(new[j].id)
-                let v = new[j].deviceRect.intersection(blit.clip)
-                if !v.isEmpty { covered += v.width * v.height }
+        // The entries are read in place through buffer pointers, not copied out of the arrays:
+        // a copy retains and releases every reference an entry holds, every entry, every frame.
+        // Each entry's candidate is worked out once and kept for the second pass.
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new -> (ScrollBlit, Set<Layer.LayerID>)? in
+                var keys = [Key?](repeating: nil, count: new.count)
+                var votes: [Key: Int] = [:]
+                votes.reserveCapacity(new.count)
+                for j in new.indices {
+                    guard let i = oldIndex[new[j].id], let k = Key(old[i], new[j]) else { continue }
+                    keys[j] = k
+                    votes[k, default: 0] += 1
+                }
+                guard let (best, _) = votes.max(by: { $0.value < $1.value }) else { return nil }
+                let blit = ScrollBlit(dx: best.dx, dy: best.dy, clip: best.clip)
+                guard !blit.area.isEmpty else { return nil }
+                var movers = Set<Layer.LayerID>()
+                var covered = 0.0
+                for j in new.indices where keys[j] == best {
+                    movers.insert(new[j].id)
+                    let v = new[j].deviceRect.intersection(blit.clip)
+                    if !v.isEmpty { covered += v.width * v.height }
+                }
+                // Worth it only when the moving content fills most of the viewport (a scrolled
+                // list), not when one small layer moves across a large static area.
+                guard covered >= 0.5 * blit.clip.width * blit.clip.height else { return nil }
+                return (blit, movers)
             }
         }
-        // Worth it only when the moving content fills most of the viewport (a scrolled list),
-        // not when one small layer moves across a large static area.
-        guard covered >= 0.5 * blit.clip.width * blit.clip.height else { return nil }
-        return (blit, movers)
     }
 
     /// A candidate move: same everything but a whole-pixel translation, same clip.
     struct Key: Hashable {
         let dx: Double, dy: Double
         let clip: Rect
+        /// The move alone: candidates with the same move and different clips are rare, and
+        /// equality still compares the clip (hashing the clip's four numbers too was most of
+        /// `detect` when every layer moves its own way, as in many-layers).
+        func hash(into hasher: inout Hasher) { hasher.combine(dx); hasher.combine(dy) }
         init?(_ o: RenderEntry, _ n: RenderEntry) {
             let a = o.transform, b = n.transform
             guard a.a == b.a, a.b == b.b, a.c == b.c, a.d == b.d, o.clip == n.clip, !o.clip.isEmpty else { return nil }
