@@ -9,6 +9,10 @@ import SilkRaster
 /// so a benchmark or test runs as fast as the machine allows and stays deterministic;
 /// `.realTime` sleeps until each 1/refresh slot on the monotonic clock, like a display.
 /// Frames can be captured to PNG on request (`capturePNG(to:)` or `captureEveryFrame(into:)`).
+///
+/// Presenting copies the damage into the presenter's own frame, as a display's buffer would
+/// receive it. ``keepsFrames`` false skips that copy (a peer comparison against Qt's `offscreen`
+/// platform, whose flush copies nothing); captures then copy the whole frame when they happen.
 public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     /// How frame slots are handed out: `virtual` at once (frame n at n/refresh seconds, for tests
     /// and benchmarks), `realTime` by sleeping to each slot on the monotonic clock.
@@ -33,6 +37,9 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     private var captureFolder: String?
     private var captureStride = 1
     private var captureFailure: RasterError?
+    private var keeps = true
+    /// `frame` missed presents (``keepsFrames`` was false): the next copy is the whole buffer.
+    private var frameIsStale = false
     private let start = DispatchTime.now().uptimeNanoseconds
 
     /// An in-memory output of `pixelWidth` × `pixelHeight` device pixels at `scale`, cleared to
@@ -63,10 +70,29 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
         return FrameTiming(index: index, time: slot)
     }
 
+    /// Whether each present copies the damage into the presenter's frame (default true). With
+    /// false, nothing is copied unless a capture is due (``captureEveryFrame(into:stride:)``, a
+    /// pending ``capturePNG(to:)``), which then copies the whole back buffer; ``currentFrame()``
+    /// returns the frame as of the last copy. Any thread.
+    public var keepsFrames: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return keeps }
+        set { lock.lock(); keeps = newValue; lock.unlock() }
+    }
+
     public func present(_ backBuffer: Bitmap, damage: DamageRegion, timing: FrameTiming) throws {
         lock.lock()
         defer { lock.unlock() }
-        for r in damage.rects { frame.composite(backBuffer, from: r, to: r.origin, operation: .source) }
+        let capturing = captureFolder != nil && ((presented + 1) % captureStride == 1 || captureStride == 1)
+        if keeps || capturing || !captureRequests.isEmpty {
+            if frameIsStale {
+                frame.composite(backBuffer, from: frame.bounds, to: Point(x: 0, y: 0), operation: .source)
+                frameIsStale = false
+            } else {
+                for r in damage.rects { frame.composite(backBuffer, from: r, to: r.origin, operation: .source) }
+            }
+        } else {
+            frameIsStale = true
+        }
         presented += 1
         if let folder = captureFolder, presented % captureStride == 1 || captureStride == 1 {
             // A capture that cannot be written (a full disk) stops capturing, not presenting:

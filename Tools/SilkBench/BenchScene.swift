@@ -150,6 +150,10 @@ public struct BenchSettings: Sendable {
     /// their frames on; nil: a headless presenter on a virtual clock (composites at once).
     public var backend = "headless"
     public var makePresenter: PresenterFactory?
+    /// Whether the default headless presenter copies each frame's damage into a frame of its
+    /// own, as a display buffer would receive it (true); false skips it, as Qt's `offscreen`
+    /// platform does (`silk bench --no-present-copy`, for the peer comparison).
+    public var headlessKeepsFrames = true
     /// Reads page-flip counters from the presenter `makePresenter` made (KMS); the frame runner
     /// reports the measured window's flips as `ModeResult.pageFlips`.
     public var pageFlipProbe: PageFlipProbe?

@@ -42,8 +42,15 @@ public struct FrameRunner {
         let stage = BenchStage(size: settings.size, scale: settings.scale, quick: settings.quick,
                                warmupSeconds: window.warmup)
         let scene = try type.init(stage: stage)
-        let presenter: any Presenter = try settings.makePresenter?(stage.pixelWidth, stage.pixelHeight, stage.scale)
-            ?? HeadlessPresenter(pixelWidth: stage.pixelWidth, pixelHeight: stage.pixelHeight, scale: stage.scale, clock: type.presentsOnRealTimeClock ? .realTime : .virtual)
+        let presenter: any Presenter
+        if let made = try settings.makePresenter?(stage.pixelWidth, stage.pixelHeight, stage.scale) {
+            presenter = made
+        } else {
+            let headless = try HeadlessPresenter(pixelWidth: stage.pixelWidth, pixelHeight: stage.pixelHeight, scale: stage.scale,
+                                                 clock: type.presentsOnRealTimeClock ? .realTime : .virtual)
+            headless.keepsFrames = settings.headlessKeepsFrames
+            presenter = headless
+        }
         let render = try RenderThread(presenter: presenter, clearColor: stage.background)
         let reports = ReportBox()
         render.onFrame { reports.append($0) }

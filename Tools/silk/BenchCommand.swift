@@ -35,6 +35,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Draw frame-time timelines and histograms, async against sync, into this PNG.") var plot: String?
     @Option(help: "Write the results as a Markdown table ('-' for standard output).") var markdown: String?
     @Flag(help: "List the scenes and exit.") var list = false
+    @Flag(help: "headless: present without copying frames into the presenter (as Qt's offscreen platform; for peer comparisons). Default: the damage is copied, as into a display buffer.")
+    var noPresentCopy = false
     @Option(help: "fbdev: the framebuffer device (a real /dev/fbN; default $SILK_FBDEV, else /dev/fb0); kms: the DRM card (default: the first with a connected display). The frame scenes are sized to it.")
     var device: String?
     @Option(help: "kms: the display mode, WxH or WxH@Hz (default: the connector's preferred mode).") var mode: String?
@@ -63,6 +65,7 @@ struct BenchCommand: ParsableCommand {
             fail("--scene \(n): expected one of \(BenchCatalog.names.joined(separator: ", "))")
         }
         var settings = quick ? BenchSettings.quick(size: size.size, scale: scale) : BenchSettings.full(size: size.size, scale: scale)
+        settings.headlessKeepsFrames = !noPresentCopy
         if let seconds {
             guard seconds.isFinite, seconds > 0, seconds <= 600 else { fail("--seconds must be in (0, 600]") }
             settings.measuredSeconds = seconds

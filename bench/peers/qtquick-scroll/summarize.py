@@ -15,9 +15,9 @@ def rng(xs):
 
 rows = []  # (label, runs: list of dicts with fps, cpuPerFrame, mainP50, mainP99, rss, missed, extra)
 
-def silk_runs(mode):
+def silk_runs(mode, prefix="silk"):
     runs = []
-    for p in sorted(glob.glob(os.path.join(out, "silk-*.json"))):
+    for p in sorted(glob.glob(os.path.join(out, prefix + "-[0-9]*.json"))):
         d = json.load(open(p))
         m = d["scenes"][0]["modes"][mode]
         runs.append(dict(fps=m["fps"], cpu=m["cpuMs"] / max(1, m["frames"]), p50=m["mainBusyMs"]["p50"],
@@ -37,6 +37,7 @@ def peer_runs(prefix):
     return runs
 
 series = [("Silk async (its design)", silk_runs("async")), ("Silk sync (display on main)", silk_runs("sync")),
+          ("Silk async, presenter copies each frame", silk_runs("async", "silk-copy")),
           ("Qt Quick software, basic loop", peer_runs("qt-plain")),
           ("Qt Quick sw, cache: false", peer_runs("qt-nocache")),
           ("Qt Quick sw, layer.enabled cards", peer_runs("qt-layer")),
@@ -56,7 +57,7 @@ for label, runs in series:
           f"{'-' if gui is None else f'{gui:.2f}'} | {med(g('comp')):.2f} | {med(g('rss')):.0f} | {med(g('missed')):.0f} ({rng(g('missed'))}) |")
 print()
 # Issue 21's table: Silk async against the plain Qt peer, medians, and their ratio.
-silk_a, qt_p = series[0][1], series[2][1]
+silk_a, qt_p, silk_copy = series[0][1], series[3][1], series[2][1]
 if silk_a and qt_p:
     print("| rainforest-scroll, medians | Silk async | Qt Quick software | Silk ÷ Qt |")
     print("|---|---|---|---|")
@@ -67,6 +68,10 @@ if silk_a and qt_p:
         ratio = f"{a / b:.2f}×" if b else "-"
         print(f"| {name} | {a:.2f} | {b:.2f} | {ratio} |")
     print()
+    if silk_copy:
+        c, b = med([r["cpu"] for r in silk_copy]), med([r["cpu"] for r in qt_p])
+        print(f"Silk async with its headless presenter copying each frame's damage (silk bench's default; Qt's "
+              f"offscreen platform copies nothing): {c:.2f} ms CPU per frame, {c / b:.2f}× Qt\n")
 for label, runs in series:
     ex = [r.get("extra") for r in runs if r.get("extra") is not None]
     if ex:
@@ -75,7 +80,7 @@ for label, runs in series:
 # the process CPU (display queues rasterizing cards as they enter the range, and anything else).
 for mode in ("async", "sync"):
     fp, rest = [], []
-    for p in sorted(glob.glob(os.path.join(out, "silk-*.json"))):
+    for p in sorted(glob.glob(os.path.join(out, "silk-[0-9]*.json"))):
         m = json.load(open(p))["scenes"][0]["modes"][mode]
         path = m["mainBusyMs"]["mean"] + m["compositeMs"]["mean"] + m["presentMs"]["mean"]
         fp.append(path); rest.append(m["cpuMs"] / max(1, m["frames"]) - path)
