@@ -12,7 +12,8 @@ import SilkRaster
 ///
 /// Presenting copies the damage into the presenter's own frame, as a display's buffer would
 /// receive it. ``keepsFrames`` false skips that copy (a peer comparison against Qt's `offscreen`
-/// platform, whose flush copies nothing); captures then copy the whole frame when they happen.
+/// platform, whose flush copies nothing); frame captures then copy the whole frame when they
+/// happen.
 public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     /// How frame slots are handed out: `virtual` at once (frame n at n/refresh seconds, for tests
     /// and benchmarks), `realTime` by sleeping to each slot on the monotonic clock.
@@ -33,7 +34,6 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     private var nextIndex = 0
     private var closed = false
     private var presented = 0
-    private var captureRequests: [(path: String, done: @Sendable (Result<Void, RasterError>) -> Void)] = []
     private var captureFolder: String?
     private var captureStride = 1
     private var captureFailure: RasterError?
@@ -71,9 +71,9 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     }
 
     /// Whether each present copies the damage into the presenter's frame (default true). With
-    /// false, nothing is copied unless a capture is due (``captureEveryFrame(into:stride:)``, a
-    /// pending ``capturePNG(to:)``), which then copies the whole back buffer; ``currentFrame()``
-    /// returns the frame as of the last copy. Any thread.
+    /// false, nothing is copied unless ``captureEveryFrame(into:stride:)`` is due to write this
+    /// frame, which then copies the whole back buffer; in between, ``currentFrame()`` and
+    /// ``capturePNG(to:)`` see the frame as of the last copy. Any thread.
     public var keepsFrames: Bool {
         get { lock.lock(); defer { lock.unlock() }; return keeps }
         set { lock.lock(); keeps = newValue; lock.unlock() }
@@ -82,8 +82,10 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     public func present(_ backBuffer: Bitmap, damage: DamageRegion, timing: FrameTiming) throws {
         lock.lock()
         defer { lock.unlock() }
-        let capturing = captureFolder != nil && ((presented + 1) % captureStride == 1 || captureStride == 1)
-        if keeps || capturing || !captureRequests.isEmpty {
+        presented += 1
+        // Every `captureStride`-th frame is written (1, 1 + stride, …).
+        let dueFolder = captureFolder.flatMap { captureStride == 1 || presented % captureStride == 1 ? $0 : nil }
+        if keeps || dueFolder != nil {
             if frameIsStale {
                 frame.composite(backBuffer, from: frame.bounds, to: Point(x: 0, y: 0), operation: .source)
                 frameIsStale = false
@@ -93,8 +95,7 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
         } else {
             frameIsStale = true
         }
-        presented += 1
-        if let folder = captureFolder, presented % captureStride == 1 || captureStride == 1 {
+        if let folder = dueFolder {
             // A capture that cannot be written (a full disk) stops capturing, not presenting:
             // captures are diagnostics, and the app keeps running. Reported once.
             do { try frame.writePNG(to: "\(folder)/frame-\(String(format: "%05d", presented)).png") } catch {
@@ -102,11 +103,6 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
                 captureFailure = error
                 logger.error("headless: frame capture stopped: \(error)")
             }
-        }
-        let requests = captureRequests
-        captureRequests = []
-        for r in requests {
-            do { try frame.writePNG(to: r.path); r.done(.success(())) } catch { r.done(.failure(error)) }
         }
         lock.broadcast()
     }
@@ -121,7 +117,7 @@ public final class HeadlessPresenter: Presenter, @unchecked Sendable {
     /// Frames presented so far.
     public var presentedFrames: Int { lock.lock(); defer { lock.unlock() }; return presented }
 
-    /// A copy of the last presented frame.
+    /// A copy of the last presented frame (with ``keepsFrames`` false: of the last one copied).
     public func currentFrame() throws(RasterError) -> Bitmap {
         lock.lock(); defer { lock.unlock() }
         return try frame.copy()

@@ -34,6 +34,28 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder + "/frame-00002.png"))
     }
 
+    /// With a capture stride, only the written frames are copied — each whole, after the
+    /// presents it skipped.
+    @Test func everyStrideThFrameIsCopiedWholeAndWritten() throws {
+        let presenter = try HeadlessPresenter(pixelWidth: 64, pixelHeight: 48)
+        presenter.keepsFrames = false
+        let folder = NSTemporaryDirectory() + "silk-keeps-frames-stride-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        presenter.captureEveryFrame(into: folder, stride: 3)
+        let colors: [UInt32] = [0xff0000, 0x00ff00, 0x0000ff, 0xffff00]
+        for (i, c) in colors.enumerated() {
+            let b = try filled(Color(rgb: c))
+            try presenter.present(b, damage: region(Rect(x: 0, y: 0, width: 4, height: 4)), timing: FrameTiming(index: i, time: Double(i) / 60))
+            // Frame 2 is not written, so not copied: the frame still shows frame 1's red.
+            if i == 1 { #expect(try presenter.currentFrame().argb32(x: 2, y: 2) == filled(Color(rgb: 0xff0000)).argb32(x: 2, y: 2)) }
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(files == ["frame-00001.png", "frame-00004.png"])
+        let yellow = try filled(Color(rgb: 0xffff00))
+        #expect(try presenter.currentFrame().argb32(x: 60, y: 40) == yellow.argb32(x: 60, y: 40), "frame 4 copied whole")
+    }
+
     @Test func byDefaultOnlyTheDamageIsCopied() throws {
         let presenter = try HeadlessPresenter(pixelWidth: 64, pixelHeight: 48)
         #expect(presenter.keepsFrames)

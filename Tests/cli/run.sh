@@ -211,6 +211,7 @@ expect_refusal soak-mutations "--mutations-per-second" -- soak --mutations-per-s
 expect_refusal netimage-photos "--photos -3" -- bench-netimage --photos=-3
 expect_refusal demo-window-budget "MPx" -- demo layers --backend headless --size 16384x16384
 expect_refusal bench-window-budget "MPx" -- bench --size 16384x16384
+expect_refusal bench-no-present-copy "only for --backend headless" -- bench --backend fbdev --no-present-copy --quick --scene layers-scroll
 expect_refusal soak-window-budget "MPx" -- soak --size 16384x16384 --seconds 1
 expect_refusal out-empty "empty path" -- snapshot shapes --out ""
 SILK_ASSETS="$tmp/no-assets" timeout 20 "$silk" snapshot card --out "$tmp/card-no-assets.png" >/dev/null 2>"$tmp/stderr"; rc=$?

@@ -65,6 +65,9 @@ struct BenchCommand: ParsableCommand {
             fail("--scene \(n): expected one of \(BenchCatalog.names.joined(separator: ", "))")
         }
         var settings = quick ? BenchSettings.quick(size: size.size, scale: scale) : BenchSettings.full(size: size.size, scale: scale)
+        if noPresentCopy && backend != "headless" {
+            fail("--no-present-copy: only for --backend headless (a \(backend) presenter always copies to its display)")
+        }
         settings.headlessKeepsFrames = !noPresentCopy
         if let seconds {
             guard seconds.isFinite, seconds > 0, seconds <= 600 else { fail("--seconds must be in (0, 600]") }

@@ -36,9 +36,10 @@ def peer_runs(prefix):
                          gui=d.get("guiThreadCpuMsPerFrame"), extra=d.get("extraRenders"), load=d.get("loadAverage")))
     return runs
 
-series = [("Silk async (its design)", silk_runs("async")), ("Silk sync (display on main)", silk_runs("sync")),
-          ("Silk async, presenter copies each frame", silk_runs("async", "silk-copy")),
-          ("Qt Quick software, basic loop", peer_runs("qt-plain")),
+silk_a, silk_copy, qt_p = silk_runs("async"), silk_runs("async", "silk-copy"), peer_runs("qt-plain")
+series = [("Silk async (its design)", silk_a), ("Silk sync (display on main)", silk_runs("sync")),
+          ("Silk async, presenter copies each frame", silk_copy),
+          ("Qt Quick software, basic loop", qt_p),
           ("Qt Quick sw, cache: false", peer_runs("qt-nocache")),
           ("Qt Quick sw, layer.enabled cards", peer_runs("qt-layer")),
           ("Qt Quick sw, threaded loop", peer_runs("qt-threaded")),
@@ -57,7 +58,6 @@ for label, runs in series:
           f"{'-' if gui is None else f'{gui:.2f}'} | {med(g('comp')):.2f} | {med(g('rss')):.0f} | {med(g('missed')):.0f} ({rng(g('missed'))}) |")
 print()
 # Issue 21's table: Silk async against the plain Qt peer, medians, and their ratio.
-silk_a, qt_p, silk_copy = series[0][1], series[3][1], series[2][1]
 if silk_a and qt_p:
     print("| rainforest-scroll, medians | Silk async | Qt Quick software | Silk ÷ Qt |")
     print("|---|---|---|---|")
