@@ -135,6 +135,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     /// The sentinel value of the display job running on a display queue, until its result is
     /// applied (main thread; `recursivelyEnsureDisplaySynchronously` redraws such nodes).
     var displayJobInFlight: UInt64?
+    /// Main thread: whether the node rasterized its subtree when the pass last applied it; a
+    /// change makes the pass walk the whole subtree (its descendants' layers come or go).
+    var walkedAsRasterizing = false
 
     /// Creates an empty node with no layer: the layer is created by the node pass of the window the
     /// node's tree is shown in. Any thread.
@@ -240,15 +243,16 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
     public var frame: Rect {
         get { lock.withLock { _frame } }
         set {
-            let changedSize = lock.withLock { () -> Bool in
-                let changed = _frame.size != newValue.size
-                _frame = newValue
-                return changed
+            let (changed, changedSize) = lock.withLock { () -> (Bool, Bool) in
+                defer { _frame = newValue }
+                return (_frame != newValue, _frame.size != newValue.size)
             }
             // Cached layouts are keyed by constrained size, so a new frame does not invalidate
             // them; it does make the drawn contents stale.
             if changedSize { setNeedsDisplay() }
-            markDirty()
+            // Layout sets every frame it computes; only a new one is work for the pass, which
+            // applies dirty nodes only.
+            if changed { markDirty() }
         }
     }
     /// The size of the node at the origin (0, 0): its own coordinate space. See `boundsOrigin`.
@@ -770,8 +774,12 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         markDirty()
     }
 
+    /// Entering the display range: a node with nothing drawn (or a redraw asked for while it was
+    /// out of range) is dirty, so the pass — which visits dirty nodes only — starts its job.
     private func setNeedsDisplayIfNoContents() {
-        if !hasContents && Self.drawsContent { lock.withLock { _needsDisplay = true }; markDirty() }
+        guard Self.drawsContent || rasterizesSubtree else { return }
+        if !hasContents { lock.withLock { _needsDisplay = true }; markDirty() }
+        else if needsDisplay { markDirty() }
     }
 
     /// Main thread: device pixels per point of the window (pass) showing this node's tree, 1
@@ -838,6 +846,9 @@ open class DisplayNode: LayoutElement, DebugNamedElement, @unchecked Sendable, C
         loadedBy = nil
         hasContents = false
         displayJobInFlight = nil
+        // The contents went with the layer: a layer made again (an ancestor stopped rasterizing,
+        // the node came back to a window) is drawn again.
+        if Self.drawsContent || rasterizesSubtree { lock.withLock { _needsDisplay = true } }
     }
 
     /// Main thread, from the node pass: the node joined (`entering`) or left a window's tree.

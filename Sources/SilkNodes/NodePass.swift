@@ -120,11 +120,14 @@ public final class NodePass {
         if work.needsLayout || rootNode.frame.size != size {
             layout()
         }
+        // The blocks and the layout just run dirtied more nodes (items attached, frames moved):
+        // they are this pass's work too.
+        let dirty = work.dirty + NodeScheduler.shared.takeDirty(root: rootNode, pass: self)
         // Nodes that left this tree drop their layers.
-        for node in work.dirty where node.rootNode !== rootNode && node.layer != nil {
+        for node in dirty where node.rootNode !== rootNode && node.layer != nil {
             unloadRecursively(node)
         }
-        walk(rootNode, transaction: nil, insideRasterized: false)
+        walkDirty(dirty)
         return true
     }
 
@@ -190,24 +193,67 @@ public final class NodePass {
 
     // MARK: Layers and display
 
-    private func walk(_ node: DisplayNode, transaction: AsyncTransaction?, insideRasterized: Bool) {
+    /// What one walk visits: the dirty nodes and the nodes on the way to them from the root
+    /// (Texture applies pending state to the nodes that changed, not to the whole tree).
+    private struct WalkPlan {
+        var dirty: Set<ObjectIdentifier> = []
+        var onPath: Set<ObjectIdentifier> = []
+    }
+
+    /// The first walk applies every node (the root's layer was made before any pass).
+    private var walksWholeTree = true
+
+    /// Counts nodes whose state the last walk applied to their layers (tests check that an
+    /// unchanged subtree is not visited).
+    private(set) var nodesAppliedInLastWalk = 0
+
+    /// Walks from the root to the dirty nodes of this tree, applying their state to their
+    /// layers and starting their display jobs; subtrees with nothing dirty are skipped. New
+    /// nodes (no layer from this pass yet) and subtrees whose rasterization changed are walked
+    /// whole.
+    private func walkDirty(_ dirty: [DisplayNode]) {
+        var plan = WalkPlan()
+        for node in dirty where node.rootNode === rootNode {
+            plan.dirty.insert(ObjectIdentifier(node))
+            var up = node.supernode
+            while let p = up, plan.onPath.insert(ObjectIdentifier(p)).inserted { up = p.supernode }
+        }
+        nodesAppliedInLastWalk = 0
+        walk(rootNode, transaction: nil, insideRasterized: false, whole: walksWholeTree, plan: plan)
+        walksWholeTree = false
+    }
+
+    /// Visits `node`: with `whole`, or when it is dirty or new, applies its state to its layer,
+    /// orders its sublayers and starts its display job; then visits the children that are dirty,
+    /// on the way to a dirty node, or new (all of them with `whole`).
+    private func walk(_ node: DisplayNode, transaction: AsyncTransaction?, insideRasterized: Bool, whole: Bool, plan: WalkPlan) {
         if insideRasterized {
             // The rasterizing ancestor draws this node; it has no layer of its own.
             if node.layer != nil { node.unloadLayer() }
             node.setInHierarchy(true)
-            for child in node.subnodes { walk(child, transaction: nil, insideRasterized: true) }
+            node.walkedAsRasterizing = false
+            for child in node.subnodes { walk(child, transaction: nil, insideRasterized: true, whole: true, plan: plan) }
             return
         }
-        let layer = node.loadLayer()
-        node.loadedBy = self
-        node.setInHierarchy(true)
-        node.applyStateToLayer()
-        node.applyPendingAnimations()
         let rasterizes = node.rasterizesSubtree
+        let isNew = node.layer == nil || node.loadedBy !== self
+        let whole = whole || isNew || rasterizes != node.walkedAsRasterizing
         let children = node.subnodes
-        let wantedSublayers: [Layer] = rasterizes ? [] : children.map { $0.loadLayer() }
-        if layer.sublayers.count != wantedSublayers.count || !zip(layer.sublayers, wantedSublayers).allSatisfy({ $0 === $1 }) {
-            layer.setSublayers(wantedSublayers)
+        // A child this pass has not shown yet needs its layer among this node's sublayers.
+        let applies = whole || plan.dirty.contains(ObjectIdentifier(node))
+            || (!rasterizes && children.contains { $0.loadedBy !== self })
+        if applies {
+            nodesAppliedInLastWalk += 1
+            let layer = node.loadLayer()
+            node.loadedBy = self
+            node.setInHierarchy(true)
+            node.walkedAsRasterizing = rasterizes
+            node.applyStateToLayer()
+            node.applyPendingAnimations()
+            let wantedSublayers: [Layer] = rasterizes ? [] : children.map { $0.loadLayer() }
+            if layer.sublayers.count != wantedSublayers.count || !zip(layer.sublayers, wantedSublayers).allSatisfy({ $0 === $1 }) {
+                layer.setSublayers(wantedSublayers)
+            }
         }
 
         // A container gathers its subtree's jobs into one transaction.
@@ -217,10 +263,17 @@ public final class NodePass {
             own = AsyncTransaction(committer: committer, container: node)
             current = own
         }
-        if (type(of: node).drawsContent || rasterizes) && node.needsDisplay && node.interfaceState.contains(.display) {
+        if applies && (type(of: node).drawsContent || rasterizes) && node.needsDisplay && node.interfaceState.contains(.display) {
             startDisplay(node, transaction: current, rasterized: rasterizes)
         }
-        for child in children { walk(child, transaction: current, insideRasterized: rasterizes) }
+        for child in children {
+            // A child's layer was loaded above (as a sublayer); `loadedBy` says whether this
+            // pass has applied it yet.
+            let id = ObjectIdentifier(child)
+            if whole || rasterizes || child.loadedBy !== self || plan.dirty.contains(id) || plan.onPath.contains(id) {
+                walk(child, transaction: current, insideRasterized: rasterizes, whole: whole, plan: plan)
+            }
+        }
         if let own {
             own.seal()
             if node.neverShowPlaceholders { _ = own.wait(timeout: 2) }

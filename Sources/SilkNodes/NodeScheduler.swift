@@ -136,6 +136,16 @@ final class NodeScheduler: @unchecked Sendable {
     }
 
 
+    /// Takes the dirty nodes of `root`'s tree (and those `pass` loaded) reported since
+    /// `takeWork`: what a pass's own blocks and layout dirtied, applied in the same pass.
+    func takeDirty(root: DisplayNode, pass: NodePass) -> [DisplayNode] {
+        let candidates = lock.withLock { Array(dirty.values) }
+        guard !candidates.isEmpty else { return [] }
+        let mine = candidates.filter { $0.rootNode === root || $0.loadedBy === pass }
+        lock.withLock { for n in mine { dirty.removeValue(forKey: ObjectIdentifier(n)) } }
+        return mine
+    }
+
     /// Takes the work of one pass: the dirty nodes of `root`'s tree (and nodes whose layers
     /// `pass` loaded, which may have left the tree), `root` if it needs layout, and all queued
     /// blocks. Other trees' work stays for their own passes.

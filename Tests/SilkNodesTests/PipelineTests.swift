@@ -181,6 +181,52 @@ struct Harness {
         #expect(a.counter.value == 1 && b.counter.value == 1)
     }
 
+    /// The pass applies the nodes that changed (and walks the way to them), not the whole tree:
+    /// a colour set on one of 200 tiles costs three nodes, a scroll offset one. New nodes are
+    /// applied whole, and what changed reaches the layers in the same pass.
+    @Test func thePassAppliesOnlyWhatChanged() {
+        let root = DisplayNode()
+        let columns = (0..<10).map { _ in DisplayNode() }
+        var tiles: [ColorNode] = []
+        for (i, column) in columns.enumerated() {
+            root.addSubnode(column)
+            column.frame = Rect(x: Double(i) * 10, y: 0, width: 10, height: 60)
+            for j in 0..<20 {
+                let t = ColorNode(.red); tiles.append(t); column.addSubnode(t)
+                t.frame = Rect(x: 0, y: Double(j) * 3, width: 10, height: 3)
+            }
+        }
+        let h = Harness(root: root)
+        #expect(h.iterate(until: { h.pass.isDisplayComplete }))
+        #expect(tiles.allSatisfy { $0.layer != nil })
+        tiles[57].backgroundColor = .blue
+        h.pass.run()
+        #expect(h.pass.nodesAppliedInLastWalk == 1, "root and column are on the way, only the tile is applied")
+        #expect(tiles[57].layer?.backgroundColor == .blue)
+        // Changes made by the pass's own blocks reach the layers in that pass.
+        NodeScheduler.shared.enqueueForNextPass(owner: root) { columns[3].boundsOrigin = Point(x: 0, y: 7) }
+        h.pass.run()
+        #expect(columns[3].layer?.bounds.origin == Point(x: 0, y: 7))
+        #expect(h.pass.nodesAppliedInLastWalk == 1)
+        // A new subtree is applied whole and joins its parent's sublayers.
+        let column = DisplayNode(), leaf = ColorNode(.green)
+        column.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+        leaf.frame = column.frame
+        column.addSubnode(leaf)
+        columns[9].addSubnode(column)
+        #expect(h.iterate(until: { leaf.layer?.contents != nil }))
+        #expect(columns[9].layer?.sublayers.last === column.layer && column.layer?.sublayers.first === leaf.layer)
+        // Rasterizing a column drops its tiles' layers; un-rasterizing brings them back.
+        columns[0].rasterizesSubtree = true
+        #expect(h.iterate(until: { columns[0].layer?.contents != nil }))
+        #expect(tiles[0..<20].allSatisfy { $0.layer == nil } && columns[0].layer?.sublayers.isEmpty == true)
+        columns[0].rasterizesSubtree = false
+        #expect(h.iterate(until: { h.pass.isDisplayComplete && tiles[0].layer?.contents != nil }))
+        #expect(columns[0].layer?.sublayers.count == 20)
+        // Nothing changed: no pass at all.
+        #expect(!h.pass.run())
+    }
+
     @Test func transactionContainerAppearsInOneCommit() {
         let root = DisplayNode()
         let cell = DisplayNode()
