@@ -85,7 +85,9 @@ public final class ImageCache: @unchecked Sendable {
     private var memory = LRUList()
     private var stats = Statistics()
     private var diskState: DiskState = .unprepared
-    private var diskIndex: [String: (size: Int, lastUse: Double)] = [:]
+    /// Every file of the disk tier: up to `diskLimit` bytes of small images is tens of thousands
+    /// of files, so an entry keeps its name as 32 bytes, not a 64-character string.
+    private var diskIndex: [DiskKey: (size: Int, lastUse: Double)] = [:]
     private var tempCounter = 0
 
     private enum DiskState { case unprepared, ready, disabled }
@@ -173,14 +175,14 @@ public final class ImageCache: @unchecked Sendable {
         guard let directory, prepareDisk() else { return nil }
         let key = Self.key(for: url)
         let path = directory + "/" + key
-        guard lock.withLock({ diskIndex[key] != nil }) else { return nil }
+        guard let diskKey = DiskKey(hex: key), lock.withLock({ diskIndex[diskKey] != nil }) else { return nil }
         guard let data = readFile(path, limit: maxEntryBytes) else {
-            lock.withLock { if let e = diskIndex.removeValue(forKey: key) { stats.diskBytes -= e.size; stats.diskCount -= 1 } }
+            lock.withLock { if let e = diskIndex.removeValue(forKey: diskKey) { stats.diskBytes -= e.size; stats.diskCount -= 1 } }
             return nil
         }
         utimensat(AT_FDCWD, path, nil, 0)  // now: the LRU order survives restarts
         lock.withLock {
-            diskIndex[key]?.lastUse = Date().timeIntervalSince1970
+            diskIndex[diskKey]?.lastUse = Date().timeIntervalSince1970
             stats.diskHits += 1
             _lockedStoreInMemory(data, key: key)
         }
@@ -199,9 +201,10 @@ public final class ImageCache: @unchecked Sendable {
             disableDisk("cannot write to the image cache \(directory) (\(failure)); continuing without a disk cache")
             return
         }
+        guard let diskKey = DiskKey(hex: key) else { return }
         lock.withLock {
-            if let old = diskIndex[key] { stats.diskBytes -= old.size; stats.diskCount -= 1 }
-            diskIndex[key] = (data.count, Date().timeIntervalSince1970)
+            if let old = diskIndex[diskKey] { stats.diskBytes -= old.size; stats.diskCount -= 1 }
+            diskIndex[diskKey] = (data.count, Date().timeIntervalSince1970)
             stats.diskBytes += data.count
             stats.diskCount += 1
         }
@@ -214,7 +217,7 @@ public final class ImageCache: @unchecked Sendable {
             memory = LRUList()
             stats.memoryBytes = 0; stats.memoryCount = 0
             guard includingDisk else { return [] }
-            let k = Array(diskIndex.keys)
+            let k = diskIndex.keys.map(\.hex)
             diskIndex.removeAll(); stats.diskBytes = 0; stats.diskCount = 0
             return k
         }
@@ -234,7 +237,7 @@ public final class ImageCache: @unchecked Sendable {
                 stats.diskBytes -= entry.size
                 stats.diskCount -= 1
                 stats.diskEvictions += 1
-                out.append(key)
+                out.append(key.hex)
             }
             return out
         }
@@ -264,16 +267,16 @@ public final class ImageCache: @unchecked Sendable {
             return false
         }
         if st.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
-        var index: [String: (size: Int, lastUse: Double)] = [:]
+        var index: [DiskKey: (size: Int, lastUse: Double)] = [:]
         var total = 0
         if let names = try? FileManager.default.contentsOfDirectory(atPath: directory) {
             for name in names {
                 let p = directory + "/" + name
                 if name.hasPrefix(".tmp-") { unlink(p); continue }
-                guard name.count == 64, name.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { continue }
+                guard let key = DiskKey(hex: name) else { continue }
                 var fs = stat()
                 guard lstat(p, &fs) == 0, fs.st_mode & S_IFMT == S_IFREG else { continue }
-                index[name] = (Int(fs.st_size), Double(fs.st_mtim.tv_sec) + Double(fs.st_mtim.tv_nsec) / 1e9)
+                index[key] = (Int(fs.st_size), Double(fs.st_mtim.tv_sec) + Double(fs.st_mtim.tv_nsec) / 1e9)
                 total += Int(fs.st_size)
             }
         }
@@ -403,5 +406,40 @@ struct LRUList {
         head?.prev = e
         head = e
         if tail == nil { tail = e }
+    }
+}
+
+/// A disk-tier file name — the 64 lowercase hex digits of a SHA-256 — as its 32 bytes.
+struct DiskKey: Hashable, Sendable {
+    private let a: UInt64, b: UInt64, c: UInt64, d: UInt64
+
+    /// Nil unless `hex` is exactly 64 characters of [0-9a-f] (what `ImageCache.key(for:)` makes;
+    /// any other name in the directory is not the cache's).
+    init?(hex: String) {
+        var words: [UInt64] = []
+        words.reserveCapacity(4)
+        var word: UInt64 = 0, digits = 0
+        for byte in hex.utf8 {
+            let v: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            guard digits < 64 else { return nil }
+            word = word << 4 | UInt64(v)
+            digits += 1
+            if digits % 16 == 0 { words.append(word); word = 0 }
+        }
+        guard digits == 64 else { return nil }
+        (a, b, c, d) = (words[0], words[1], words[2], words[3])
+    }
+
+    /// The file name again.
+    var hex: String {
+        [a, b, c, d].map { w in
+            let s = String(w, radix: 16)
+            return String(repeating: "0", count: 16 - s.count) + s
+        }.joined()
     }
 }

@@ -18,6 +18,21 @@ import SilkTestSupport
         #expect(SHA256.hexDigest(String(repeating: "a", count: 1000)).count == 64)
     }
 
+    /// The disk index keeps a file name as its 32 bytes: every key `key(for:)` makes comes back
+    /// unchanged, and names that are not a key (length, case, other characters) are not indexed.
+    @Test func diskKeysRoundTripAndRejectOtherNames() {
+        for i in 0..<200 {
+            let key = ImageCache.key(for: URL(string: "http://127.0.0.1/photo/\(i)?w=600")!)
+            #expect(DiskKey(hex: key)?.hex == key)
+        }
+        let zeros = String(repeating: "0", count: 64)
+        #expect(DiskKey(hex: zeros)?.hex == zeros)
+        for bad in ["", String(zeros.dropLast()), zeros + "0", "A" + zeros.dropFirst(), "g" + zeros.dropFirst(),
+                    ".tmp-1-2", "é" + zeros.dropFirst(2)] {
+            #expect(DiskKey(hex: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func memoryTierEvictsLeastRecentlyUsedByBytes() {
         let cache = ImageCache(memoryLimit: 300, directory: nil)
         cache.store(bytes(100), for: url("a"))
