@@ -158,7 +158,7 @@ let package = Package(
         // The benchmark: scenes, the frame runner, report, table and plot (`silk bench`), the
         // raster and layout micro-benchmarks.
         .target(name: "SilkBench", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkRender",
-                                                  "SilkNodes", "SilkScenes", "SilkDemoServer", "SilkVideo"],
+                                                  "SilkNodes", "SilkScenes", "SilkDemoServer", "SilkVideo", "CSilkLinux"],
                 path: "Tools/SilkBench", swiftSettings: strict),
         .executableTarget(name: "silk",
                           dependencies: ["Silk", "SilkSystem", "SilkRaster", "SilkLayout", "SilkLayoutTools", "SilkScenes", "SilkBench",

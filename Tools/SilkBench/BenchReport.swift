@@ -18,6 +18,7 @@ public struct Distribution: Codable, Sendable, Equatable {
 public struct MeanMax: Codable, Sendable {
     public var mean: Double, max: Double
     public init(_ v: [Double]) { mean = v.isEmpty ? 0 : v.reduce(0, +) / Double(v.count); max = v.max() ?? 0 }
+    public init(mean: Double, max: Double) { self.mean = mean; self.max = max }
 }
 
 /// One mode (async or sync) of a frame scene.
@@ -90,6 +91,10 @@ public struct ModeResult: Codable, Sendable {
     public var rssSlopeMBPer1000Items: Double? = nil
     /// Samples [post index at the top of the screen, RSS MiB, seconds since the mode started].
     public var rssTimeline: [[Double]]? = nil
+    /// Where the resident memory is, every 100 frames: [post index at the top, C heap MiB in
+    /// use, C heap MiB free in the arenas, MiB of blocks mapped on their own, glyph cache MiB,
+    /// decoded + modified bitmap caches MiB, encoded-image memory cache MiB] (`feed-10k`).
+    public var heapTimeline: [[Double]]? = nil
     /// A presenter that flips (KMS): its page flips during the measured window.
     public var pageFlips: PageFlipResult? = nil
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SilkRender
+import CSilkLinux
 
 /// Process-wide figures the benchmark reads from the kernel: CPU time (`getrusage`), peak
 /// resident memory (`VmHWM` in /proc/self/status, reset through /proc/self/clear_refs), and the
@@ -36,6 +37,17 @@ public enum ProcessMeasurements {
         guard let symbol = dlsym(nil, "malloc_trim") else { return false }
         _ = unsafeBitCast(symbol, to: Trim.self)(0)
         return true
+    }
+
+    /// The C heap as glibc's `mallinfo2` sees it, all arenas together, in MiB: `inUse` bytes
+    /// handed out (`uordblks`) plus those in blocks mapped on their own (`hblkhd`), and `free`
+    /// bytes the arenas hold but have not handed out (`fordblks`: resident only where a trim
+    /// could not return their pages). Nil where the C library has no `mallinfo2`.
+    public static func heapMegabytes() -> (inUse: Double, mapped: Double, free: Double)? {
+        var inUse = 0, mapped = 0, free = 0
+        guard silk_heap_info(&inUse, &mapped, &free) == 0 else { return nil }
+        let mib = 1.0 / 1_048_576
+        return (Double(inUse) * mib, Double(mapped) * mib, Double(free) * mib)
     }
 
     /// `VmHWM` (peak resident set) in MiB, or nil where /proc is unavailable.

@@ -252,3 +252,20 @@ static void guard_install(void) {
         for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) sigaction(fatal[i], &sa, NULL);
     }
 }
+
+#include <dlfcn.h>
+#include <malloc.h>
+
+int silk_heap_info(size_t *in_use, size_t *mapped, size_t *free_bytes) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    typedef struct mallinfo2 (*mallinfo2_fn)(void);
+    mallinfo2_fn fn = (mallinfo2_fn)dlsym(RTLD_DEFAULT, "mallinfo2");
+    if (!fn) return -1;
+    struct mallinfo2 m = fn();
+    *in_use = m.uordblks; *mapped = m.hblkhd; *free_bytes = m.fordblks;
+    return 0;
+#else
+    (void)in_use; (void)mapped; (void)free_bytes;
+    return -1;
+#endif
+}

@@ -2,6 +2,7 @@ import Foundation
 import SilkDemoServer
 import SilkGeometry
 import SilkNodes
+import SilkRaster
 import SilkRender
 import SilkScenes
 
@@ -9,7 +10,7 @@ import SilkScenes
 /// posts' photos were ever shown.
 struct FeedScreenTracker {
     private(set) var screen = ScreenContentTracker()
-    private(set) var photosShown = Set<Int>()
+    private(set) var photosShown = ItemBits()
 
     /// A post's photo counts as shown once it arrived (final or progressive) and its layer has
     /// contents.
@@ -127,6 +128,7 @@ public final class Feed10kBench: BenchScene {
     private var nextDwell = dwellEvery
     private var frames = 0
     private var timeline: [[Double]] = []
+    private var heapTimeline: [[Double]] = []
     private var rssAtStart = 0.0
     private var rssAfterWarmup: Double?
     private let startedAt = ProcessMeasurements.now()
@@ -166,6 +168,13 @@ public final class Feed10kBench: BenchScene {
         frames += 1
         let top = topItem
         if rssAfterWarmup == nil, top >= Self.warmupItems { rssAfterWarmup = ProcessMeasurements.currentRSSMegabytes() }
+        if frames % 100 == 0 || isFinished, let heap = ProcessMeasurements.heapMegabytes() {
+            let mib = 1.0 / 1_048_576, r = { (x: Double) in (x * 100).rounded() / 100 }
+            let bitmaps = ImageNode.decodedImageCache.statistics.bytes + ImageNode.modifiedImageCache.statistics.bytes
+            heapTimeline.append([Double(top), r(heap.inUse), r(heap.free), r(heap.mapped),
+                                 r(Double(GlyphCache.shared.statistics.bytes) * mib), r(Double(bitmaps) * mib),
+                                 r(Double(feed.loader.cache.statistics.memoryBytes) * mib)])
+        }
         if frames % 10 == 0 || isFinished, let rss = ProcessMeasurements.currentRSSMegabytes() {
             timeline.append([Double(top), (rss * 10).rounded() / 10, ((ProcessMeasurements.now() - startedAt) * 100).rounded() / 100])
         }
@@ -182,6 +191,7 @@ public final class Feed10kBench: BenchScene {
         result.rssEndMB = ProcessMeasurements.currentRSSMegabytes()
         result.warmupItems = Self.warmupItems
         result.rssTimeline = timeline
+        result.heapTimeline = heapTimeline
         let after = timeline.filter { $0[0] >= Double(Self.warmupItems) }
         result.rssSlopeMBPer1000Items = Self.slope(after.map { ($0[0], $0[1]) }).map { ($0 * 1000 * 1000).rounded() / 1000 }
     }

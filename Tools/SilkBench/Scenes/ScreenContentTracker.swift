@@ -6,8 +6,12 @@ import SilkNodes
 /// had been cancelled was applied anyway (the committer drops those by sentinel;
 /// `staleApplied` counts any that slipped through).
 struct ScreenContentTracker {
+    /// Items on screen still waiting for their content: when each became visible.
     private var becameVisible: [Int: Double] = [:]
-    private(set) var timeToContent: [Double] = []
+    /// Items whose content was seen (a bit per item index): the tracker's own memory must not
+    /// grow by a dictionary entry per item in a 10,000-post feed whose memory is what is measured.
+    private var done = ItemBits()
+    private var timeToContentSum = 0.0, timeToContentMax = 0.0, timeToContentCount = 0
     private(set) var placeholderCellFrames = 0
     private(set) var firstScreenCompleteMs: Double?
     private(set) var staleFrames = 0
@@ -17,11 +21,14 @@ struct ScreenContentTracker {
     mutating func observe(_ visible: [(index: Int, hasContent: Bool)], frame: FrameObservation) {
         var missing = 0
         for (i, hasContent) in visible {
-            if becameVisible[i] == nil { becameVisible[i] = frame.presentedAtMs }
+            if !done.contains(i), becameVisible[i] == nil { becameVisible[i] = frame.presentedAtMs }
             if hasContent {
-                if let v = becameVisible[i], v >= 0 {
-                    if frame.measuring { timeToContent.append(frame.presentedAtMs - v) }
-                    becameVisible[i] = -1
+                if let v = becameVisible.removeValue(forKey: i) {
+                    if frame.measuring {
+                        let t = frame.presentedAtMs - v
+                        timeToContentSum += t; timeToContentMax = max(timeToContentMax, t); timeToContentCount += 1
+                    }
+                    done.insert(i)
                 }
             } else {
                 missing += 1
@@ -37,6 +44,20 @@ struct ScreenContentTracker {
     func report(into result: inout ModeResult) {
         result.staleFrames = staleFrames
         result.placeholderCellFrames = placeholderCellFrames
-        result.timeToContentMs = MeanMax(timeToContent)
+        result.timeToContentMs = MeanMax(mean: timeToContentCount == 0 ? 0 : timeToContentSum / Double(timeToContentCount),
+                                         max: timeToContentMax)
+    }
+}
+
+/// A set of non-negative item indices as bits: 1.25 KB for 10,000 items.
+struct ItemBits {
+    private var words: [UInt64] = []
+    private(set) var count = 0
+    func contains(_ i: Int) -> Bool { i >= 0 && i / 64 < words.count && words[i / 64] & (1 << UInt64(i % 64)) != 0 }
+    mutating func insert(_ i: Int) {
+        guard i >= 0, !contains(i) else { return }
+        if i / 64 >= words.count { words.append(contentsOf: repeatElement(0, count: i / 64 + 1 - words.count)) }
+        words[i / 64] |= 1 << UInt64(i % 64)
+        count += 1
     }
 }

@@ -130,4 +130,9 @@ int silk_display_guard_restore(void);
 /// Forgets the remembered CRTC without touching the device (its descriptor is about to close).
 void silk_display_guard_disarm(void);
 
+/// glibc's `mallinfo2()` (all arenas): `in_use` bytes handed out from the arenas, `mapped`
+/// bytes in blocks mapped on their own, `free_bytes` free in the arenas. Returns 0, or -1 where
+/// the C library has no `mallinfo2` (looked up at run time: glibc < 2.33, musl).
+int silk_heap_info(size_t *in_use, size_t *mapped, size_t *free_bytes);
+
 #endif
