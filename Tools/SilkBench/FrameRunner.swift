@@ -52,7 +52,11 @@ public struct FrameRunner {
             presenter = headless
         }
         let render = try RenderThread(presenter: presenter, clearColor: stage.background)
-        let reports = ReportBox()
+        // The runner's per-frame records are in the process whose memory feed-10k measures:
+        // room for the frames the mode is expected to take is made up front (no copies as they
+        // double, and 130 bytes a frame rather than a dictionary entry's worth).
+        let expectedFrames = min(200_000, Int((window.warmup + type.estimatedMeasuredSeconds(settings)) * 60 * 1.5) + 600)
+        let reports = ReportBox(capacity: expectedFrames)
         render.onFrame { reports.append($0) }
         render.start()
         defer { render.stop() }
@@ -73,7 +77,9 @@ public struct FrameRunner {
         let paced = settings.makePresenter != nil
         let start = ProcessMeasurements.now()
         var nextUpdate = 0.0
-        var samples: [Int: Sample] = [:]
+        // By commit sequence (0, 1, 2 …); nil for the warm-up's frames.
+        var samples: [Sample?] = []
+        samples.reserveCapacity(expectedFrames)
         var last: LayerSnapshot?
         var frameIndex = 0
         var lastFrameTime = -1.0
@@ -131,6 +137,7 @@ public struct FrameRunner {
             if seq >= 0 {
                 render.waitUntilPresented(timeout: 30)
                 if measuring {
+                    if samples.count <= seq { samples.append(contentsOf: repeatElement(nil, count: seq + 1 - samples.count)) }
                     samples[seq] = Sample(start: w0 - wall0, busy: busy, mainWall: (w1 - w0) * 1000,
                                           frameWall: (ProcessMeasurements.now() - w0) * 1000,
                                           inTransition: scene.isInTransition)
@@ -170,13 +177,14 @@ public struct FrameRunner {
         // sequence are the render thread's own animation frames (placeholder fade-ins), which
         // the virtual clock runs back to back; they are not main-thread frames.
         var firstReports: [Int: FrameReport] = [:]
-        for r in reports.all where samples[r.commitSequence] != nil && firstReports[r.commitSequence] == nil {
+        func sample(_ seq: Int) -> Sample? { seq >= 0 && seq < samples.count ? samples[seq] : nil }
+        for r in reports.all where sample(r.commitSequence) != nil && firstReports[r.commitSequence] == nil {
             firstReports[r.commitSequence] = r
         }
         let measured = firstReports.values.sorted { $0.commitSequence < $1.commitSequence }
         var frameCost: [Double] = [], timeline: [[Double]] = []
         for r in measured {
-            let s = samples[r.commitSequence]!
+            let s = sample(r.commitSequence)!
             let cost = s.busy + r.compositeCPUMs + r.presentMs
             frameCost.append(cost)
             // Start times to the microsecond: a late frame and the next on-time one can start under
@@ -184,7 +192,7 @@ public struct FrameRunner {
             timeline.append([(s.start * 1e6).rounded() / 1e6, (cost * 1000).rounded() / 1000])
         }
         let seconds = max(1e-9, wall1 - wall0)
-        let sampleList = measured.map { samples[$0.commitSequence]! }
+        let sampleList = measured.map { sample($0.commitSequence)! }
         var result = ModeResult(
             frames: measured.count, measuredSeconds: seconds, fps: Double(measured.count) / seconds,
             missedFrames: frameCost.filter { $0 > 1000.0 / 60 }.count, idleFramesComposited: idleFrames,
@@ -203,7 +211,7 @@ public struct FrameRunner {
         if let flips1 { result.pageFlips = PageFlipResult(from: flips0 ?? flips1, to: flips1) }
         // Every frame of a transition-tagged commit: the render thread animates a slide on its
         // own frames after the commit that started it, and those are the ones that recomposite.
-        let transitionFrames = reports.all.filter { samples[$0.commitSequence]?.inTransition == true }
+        let transitionFrames = reports.all.filter { sample($0.commitSequence)?.inTransition == true }
         if !transitionFrames.isEmpty { result.transitionCompositeMs = Distribution(transitionFrames.map(\.compositeCPUMs)) }
         scene.finish(into: &result, pass: pass)
         return (result, scene.notes)
@@ -214,6 +222,7 @@ public struct FrameRunner {
 final class ReportBox: @unchecked Sendable {
     private let lock = Lock()
     private var reports: [FrameReport] = []
+    init(capacity: Int = 0) { reports.reserveCapacity(capacity) }
     func append(_ r: FrameReport) { lock.lock(); reports.append(r); lock.unlock() }
     var all: [FrameReport] { lock.lock(); defer { lock.unlock() }; return reports }
     var count: Int { lock.lock(); defer { lock.unlock() }; return reports.count }

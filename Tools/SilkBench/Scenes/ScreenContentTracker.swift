@@ -34,6 +34,12 @@ struct ScreenContentTracker {
                 missing += 1
             }
         }
+        // An item that left the screen without its content is forgotten (a fast scroll passes
+        // thousands): back on screen, it waits anew.
+        if becameVisible.count > visible.count {
+            let onScreen = Set(visible.map(\.index))
+            becameVisible = becameVisible.filter { onScreen.contains($0.key) }
+        }
         if frame.measuring { placeholderCellFrames += missing }
         if missing == 0, !visible.isEmpty, firstScreenCompleteMs == nil { firstScreenCompleteMs = frame.presentedAtMs }
         let stale = frame.staleApplied
