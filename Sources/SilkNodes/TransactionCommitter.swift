@@ -29,9 +29,15 @@ public final class TransactionCommitter: @unchecked Sendable {
         public var cancelledResults = 0
         /// Transactions published (each one job, or a transaction container's whole subtree).
         public var transactions = 0
-        /// Results applied although their sentinel had moved on: must stay 0 (the benchmark's
-        /// stale-frame check reads it).
+        /// Results that made themselves stale: applying them moved their node's sentinel on the
+        /// applying (main) thread — a hook redrawing what it was just given. Must stay 0 (the
+        /// benchmark's stale-frame check reads it). A result stale before it is applied is
+        /// dropped (`cancelledResults`), never applied.
         public var staleApplied = 0
+        /// Results whose node another thread invalidated while the result was being applied (an
+        /// image arriving for that node): shown for one frame, redrawn at the next pass. Not an
+        /// error; counted so the race stays visible.
+        public var invalidatedWhileApplying = 0
         /// Current results whose job failed (threw, or could not allocate its bitmap): the node
         /// shows nothing or its placeholder and `DisplayNode.lastDisplayError` says why.
         public var displayErrors = 0
@@ -72,17 +78,19 @@ public final class TransactionCommitter: @unchecked Sendable {
     @discardableResult
     public func commit() -> Int {
         let ready = lock.withLock { () -> [AsyncTransaction] in let r = completed; completed = []; return r }
-        var applied = 0, cancelled = 0, stale = 0, failed = 0
+        var applied = 0, cancelled = 0, stale = 0, raced = 0, failed = 0
         var finished: [(DisplayNode, [@Sendable () -> Void])] = []
         for t in ready {
             var appliedHere = 0
             for r in t.takeResults() {
                 if r.node.displaySentinel.isCurrent(r.sentinelValue) {
                     if r.node._recordDisplayError(r.error) { failed += 1 }
+                    r.node.displaySentinel.beginApply()
                     r.node._applyDisplayResult(r.contents, scale: r.scale)
                     applied += 1
                     appliedHere += 1
-                    if !r.node.displaySentinel.isCurrent(r.sentinelValue) { stale += 1 }
+                    if r.node.displaySentinel.endApply() { stale += 1 }
+                    else if !r.node.displaySentinel.isCurrent(r.sentinelValue) { raced += 1 }
                     finished.append((r.node, r.node._takeDisplayCompletions(satisfiedBy: r.sentinelValue)))
                 } else {
                     cancelled += 1
@@ -103,6 +111,7 @@ public final class TransactionCommitter: @unchecked Sendable {
             stats.cancelledResults += cancelled
             stats.transactions += ready.count
             stats.staleApplied += stale
+            stats.invalidatedWhileApplying += raced
             stats.displayErrors += failed
         }
         return applied

@@ -227,6 +227,51 @@ struct Harness {
         #expect(!h.pass.run())
     }
 
+    /// The committer's stale check tells a result that made itself stale (applying it redrew
+    /// the node on the main thread: a bug, `staleApplied`) from one another thread invalidated
+    /// meanwhile (an image arriving: `invalidatedWhileApplying`, redrawn at the next pass).
+    @Test func aResultThatRedrawsItselfIsStaleAnotherThreadsRedrawIsARace() {
+        final class ApplyHookNode: DisplayNode, @unchecked Sendable {
+            enum Action { case none, redrawHere, redrawFromAnotherThread }
+            var action = Action.none
+            let draws = Counter()
+            override class var drawsContent: Bool { true }
+            override func drawParameters() -> (any Sendable)? { draws }
+            override class func draw(parameters: (any Sendable)?, in context: DrawContext, isCancelled: () -> Bool) throws {
+                (parameters as? Counter)?.increment()
+                context.canvas.fill(context.bounds, with: .color(.red))
+            }
+            override func didApplyDisplayResult() {
+                super.didApplyDisplayResult()
+                let a = action
+                action = .none
+                switch a {
+                case .none: break
+                case .redrawHere: setNeedsDisplay()
+                case .redrawFromAnotherThread:
+                    let done = DispatchSemaphore(value: 0)
+                    Thread { self.setNeedsDisplay(); done.signal() }.start()
+                    done.wait()
+                }
+            }
+        }
+        for action in [ApplyHookNode.Action.redrawHere, .redrawFromAnotherThread] {
+            let root = DisplayNode()
+            let node = ApplyHookNode()
+            node.action = action
+            node.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+            root.addSubnode(node)
+            let h = Harness(root: root)
+            #expect(h.iterate(until: { node.draws.value >= 2 && h.pass.isDisplayComplete }), "the node draws again at the next pass")
+            let stats = h.pass.committer.statistics
+            if action == .redrawHere {
+                #expect(stats.staleApplied == 1 && stats.invalidatedWhileApplying == 0)
+            } else {
+                #expect(stats.staleApplied == 0 && stats.invalidatedWhileApplying == 1)
+            }
+        }
+    }
+
     @Test func transactionContainerAppearsInOneCommit() {
         let root = DisplayNode()
         let cell = DisplayNode()
