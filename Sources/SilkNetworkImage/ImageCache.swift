@@ -195,13 +195,12 @@ public final class ImageCache: @unchecked Sendable {
         guard data.count <= maxEntryBytes else { return }
         let key = Self.key(for: url)
         lock.withLock { _lockedStoreInMemory(data, key: key) }
-        guard toDisk, let directory, prepareDisk() else { return }
+        guard toDisk, let directory, let diskKey = DiskKey(hex: key), prepareDisk() else { return }
         let temp = lock.withLock { () -> String in tempCounter += 1; return "\(directory)/.tmp-\(getpid())-\(tempCounter)" }
         if let failure = writeAtomically(data, temp: temp, final: directory + "/" + key) {
             disableDisk("cannot write to the image cache \(directory) (\(failure)); continuing without a disk cache")
             return
         }
-        guard let diskKey = DiskKey(hex: key) else { return }
         lock.withLock {
             if let old = diskIndex[diskKey] { stats.diskBytes -= old.size; stats.diskCount -= 1 }
             diskIndex[diskKey] = (data.count, Date().timeIntervalSince1970)
@@ -416,23 +415,22 @@ struct DiskKey: Hashable, Sendable {
     /// Nil unless `hex` is exactly 64 characters of [0-9a-f] (what `ImageCache.key(for:)` makes;
     /// any other name in the directory is not the cache's).
     init?(hex: String) {
-        var words: [UInt64] = []
-        words.reserveCapacity(4)
-        var word: UInt64 = 0, digits = 0
-        for byte in hex.utf8 {
-            let v: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = byte - UInt8(ascii: "a") + 10
-            default: return nil
+        let utf8 = hex.utf8
+        guard utf8.count == 64 else { return nil }
+        /// The 16 hex digits starting at `start`, nil at any other character.
+        func word(_ start: Int) -> UInt64? {
+            var w: UInt64 = 0
+            for byte in utf8.dropFirst(start).prefix(16) {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): w = w << 4 | UInt64(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): w = w << 4 | UInt64(byte - UInt8(ascii: "a") + 10)
+                default: return nil
+                }
             }
-            guard digits < 64 else { return nil }
-            word = word << 4 | UInt64(v)
-            digits += 1
-            if digits % 16 == 0 { words.append(word); word = 0 }
+            return w
         }
-        guard digits == 64 else { return nil }
-        (a, b, c, d) = (words[0], words[1], words[2], words[3])
+        guard let a = word(0), let b = word(16), let c = word(32), let d = word(48) else { return nil }
+        (self.a, self.b, self.c, self.d) = (a, b, c, d)
     }
 
     /// The file name again.

@@ -136,13 +136,22 @@ final class NodeScheduler: @unchecked Sendable {
     }
 
 
-    /// Takes the dirty nodes of `root`'s tree (and those `pass` loaded) reported since
-    /// `takeWork`: what a pass's own blocks and layout dirtied, applied in the same pass.
+    /// Takes the dirty nodes of `root`'s tree (and nodes whose layers `pass` loaded, which may
+    /// have left the tree); other trees' stay for their own passes. Dirty nodes no live pass
+    /// shows (never shown, or their window is gone) are dropped: attaching them to a window
+    /// later marks them again. `takeWork` calls it, and the pass again after its blocks and
+    /// layout, so what they dirtied is applied in the same pass.
     func takeDirty(root: DisplayNode, pass: NodePass) -> [DisplayNode] {
         let candidates = lock.withLock { Array(dirty.values) }
         guard !candidates.isEmpty else { return [] }
-        let mine = candidates.filter { $0.rootNode === root || $0.loadedBy === pass }
-        lock.withLock { for n in mine { dirty.removeValue(forKey: ObjectIdentifier(n)) } }
+        // Deciding membership walks supernodes (their locks), so it happens outside ours.
+        var mine: [DisplayNode] = [], orphans: [DisplayNode] = []
+        for n in candidates {
+            let r = n.rootNode
+            if r === root || n.loadedBy === pass { mine.append(n) }
+            else if r.loadedBy == nil && n.loadedBy == nil { orphans.append(n) }
+        }
+        lock.withLock { for n in mine + orphans { dirty.removeValue(forKey: ObjectIdentifier(n)) } }
         return mine
     }
 
@@ -150,11 +159,11 @@ final class NodeScheduler: @unchecked Sendable {
     /// `pass` loaded, which may have left the tree), `root` if it needs layout, and all queued
     /// blocks. Other trees' work stays for their own passes.
     func takeWork(root: DisplayNode, pass: NodePass) -> (dirty: [DisplayNode], needsLayout: Bool, blocks: [@Sendable () -> Void]) {
-        let (candidates, layout, queued, roots) = lock.withLock { () -> ([DisplayNode], Bool, [PassBlock], [DisplayNode]) in
+        let (layout, queued, roots) = lock.withLock { () -> (Bool, [PassBlock], [DisplayNode]) in
             let b = passBlocks
             passBlocks = []
             let l = layoutRoots.removeValue(forKey: ObjectIdentifier(root)) != nil
-            return (Array(dirty.values), l, b, Array(layoutRoots.values))
+            return (l, b, Array(layoutRoots.values))
         }
         // Owned blocks of a tree another live pass shows go back for that pass (deciding walks
         // supernodes, so outside the lock; put back in front, keeping their order).
@@ -176,16 +185,6 @@ final class NodeScheduler: @unchecked Sendable {
         if !orphanRoots.isEmpty {
             lock.withLock { for r in orphanRoots { layoutRoots.removeValue(forKey: ObjectIdentifier(r)) } }
         }
-        // Deciding membership walks supernodes (their locks), so it happens outside ours.
-        var mine: [DisplayNode] = [], orphans: [DisplayNode] = []
-        for n in candidates {
-            let r = n.rootNode
-            if r === root || n.loadedBy === pass { mine.append(n) }
-            // No live pass shows it (never shown, or its window is gone): nothing to do, and
-            // attaching it to a window later marks it again.
-            else if r.loadedBy == nil && n.loadedBy == nil { orphans.append(n) }
-        }
-        lock.withLock { for n in mine + orphans { dirty.removeValue(forKey: ObjectIdentifier(n)) } }
-        return (mine, layout, blocks)
+        return (takeDirty(root: root, pass: pass), layout, blocks)
     }
 }

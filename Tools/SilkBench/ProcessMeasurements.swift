@@ -40,9 +40,10 @@ public enum ProcessMeasurements {
     }
 
     /// The C heap as glibc's `mallinfo2` sees it, all arenas together, in MiB: `inUse` bytes
-    /// handed out (`uordblks`) plus those in blocks mapped on their own (`hblkhd`), and `free`
-    /// bytes the arenas hold but have not handed out (`fordblks`: resident only where a trim
-    /// could not return their pages). Nil where the C library has no `mallinfo2`.
+    /// handed out from the arenas (`uordblks`), `mapped` bytes in blocks mapped on their own
+    /// (`hblkhd`, ≥ the mmap threshold), and `free` bytes the arenas hold but have not handed
+    /// out (`fordblks`: resident only where a trim could not return their pages). Nil where the
+    /// C library has no `mallinfo2`.
     public static func heapMegabytes() -> (inUse: Double, mapped: Double, free: Double)? {
         var inUse = 0, mapped = 0, free = 0
         guard silk_heap_info(&inUse, &mapped, &free) == 0 else { return nil }
