@@ -31,6 +31,8 @@ final class ModelDataSource: CollectionDataSource, CollectionDelegate, @unchecke
     var model: [[Int]]
     var height: (Int) -> Double
     let blocksRun = Locked(0)
+    /// Every path a node block was asked for, in order.
+    var blockRequests: [ItemPath] = []
     // Batch fetching.
     var fetches = true
     var shouldFetchCalls: [Point] = []
@@ -46,6 +48,7 @@ final class ModelDataSource: CollectionDataSource, CollectionDelegate, @unchecke
     func numberOfSections(in collection: CollectionNode) -> Int { model.count }
     func collection(_ collection: CollectionNode, numberOfItemsInSection section: Int) -> Int { model[section].count }
     func collection(_ collection: CollectionNode, nodeBlockForItemAt path: ItemPath) -> CellNodeBlock {
+        blockRequests.append(path)
         let v = model[path.section][path.item], h = height(v), counter = blocksRun
         return { counter.withLock { $0 += 1 }; return ValueCell(value: v, height: h) }
     }

@@ -83,6 +83,49 @@ extension PipelineTests {
             #expect(table.statistics.nodesReleased > 0)
         }
 
+        @Test func aReleasedItemKeepsNoBlockAndAsksTheDataSourceAgainWhereItIsNow() {
+            defer { NodeScheduler.shared.synchronousDisplay = false }
+            let table = TableNode()
+            table.rangeController.forcedMode = .full
+            let source = ModelDataSource([Array(0..<200)])
+            let h = CollectionHarness(table, source: source)
+            let first = table.item(at: ItemPath(item: 0))!
+            #expect(first.node != nil && first.block == nil)      // the block went once it made the node
+            // Every item is made and measured once when loaded; a far one keeps neither node nor block.
+            let far = table.item(at: ItemPath(item: 150))!
+            #expect(far.isMeasured && far.node == nil && far.block == nil)
+            h.scroll(to: 2000)
+            #expect(first.node == nil && first.block == nil)      // released: identity, size and place only
+            // Back in range: the data source is asked for item 0's block again, and the node is its.
+            source.blockRequests = []
+            h.scroll(to: 0)
+            #expect(source.blockRequests.contains(ItemPath(item: 0)))
+            #expect((table.nodeForItem(at: ItemPath(item: 0)) as? ValueCell)?.value == 0)
+
+            // While an update is being prepared the data source already answers with it: five rows
+            // inserted above put item 0 at row 5 for the data source, which is where it is asked.
+            h.scroll(to: 2000)
+            #expect(first.node == nil)
+            source.model[0].insert(contentsOf: 1000..<1005, at: 0)
+            table.insertItems(at: (0..<5).map { ItemPath(item: $0) })
+            #expect(table.pendingUpdateCount == 1)
+            source.blockRequests = []
+            let block = table.nodeBlockForReturningItem(first)
+            #expect(source.blockRequests == [ItemPath(item: 5)])
+            #expect((block?() as? ValueCell)?.value == 0)
+            h.settle()
+            #expect(h.shownValues[0].prefix(6) == [1000, 1001, 1002, 1003, 1004, 0])
+
+            // A data source that dropped rows without telling the container is not asked out of
+            // its bounds: the item stays blank (logged once), nothing traps.
+            source.model[0].removeAll()
+            source.blockRequests = []
+            #expect(table.nodeBlockForReturningItem(table.item(at: ItemPath(item: 150))!) == nil)
+            #expect(source.blockRequests.isEmpty)
+            h.scroll(to: 2900)
+            #expect(source.blockRequests.isEmpty)
+        }
+
         @Test func automaticModeStartsMinimumThenGoesFull() {
             defer { NodeScheduler.shared.synchronousDisplay = false }
             let table = TableNode()

@@ -90,14 +90,11 @@ final class CollectionDataController {
                         item.pendingRange = range
                         jobs.append(MeasureJob(item: item, block: item.block, node: nil, range: range))
                     }
-                } else if remeasure && item.range != range {
-                    // A live node re-measures; a released one is measured when it comes back.
-                    if let node = item.node {
-                        item.pendingRange = range
-                        jobs.append(MeasureJob(item: item, block: nil, node: node, range: range))
-                    } else {
-                        item.range = range
-                    }
+                } else if remeasure, let node = item.node, item.range != range {
+                    // A live node re-measures; a released one is measured in the layout's range
+                    // of the moment when it comes back.
+                    item.pendingRange = range
+                    jobs.append(MeasureJob(item: item, block: nil, node: node, range: range))
                 }
             }
         }
@@ -114,11 +111,12 @@ final class CollectionDataController {
     /// True while `item`'s released node is being re-created.
     func isPreparingNode(for item: CollectionItem) -> Bool { materializing.contains(ObjectIdentifier(item)) }
 
-    /// Re-creates released nodes that came back into the preload range (background).
-    func prepareNodes(for items: [CollectionItem]) {
-        let jobs = items.map { item -> MeasureJob in
-            materializing.insert(ObjectIdentifier(item))
-            return MeasureJob(item: item, block: item.block, node: nil, range: item.range)
+    /// Re-creates released nodes that came back into the preload range (background): each
+    /// item's block (asked of the data source again) runs and its node is measured in `range`.
+    func prepareNodes(for items: [(item: CollectionItem, block: CellNodeBlock, range: SizeRange)]) {
+        let jobs = items.map { entry -> MeasureJob in
+            materializing.insert(ObjectIdentifier(entry.item))
+            return MeasureJob(item: entry.item, block: entry.block, node: nil, range: entry.range)
         }
         let direction = collection.layoutDirection
         enqueue { .materialize(jobs: jobs, results: CollectionDataController.measure(jobs, direction: direction)) }
@@ -184,6 +182,9 @@ extension CollectionNode {
         let item = job.item
         if item.node !== r.node, let old = item.node { release(item, node: old) }
         item.node = r.node
+        // The block has made the item's node: let it go with what it captured (a released
+        // item's block is asked of the data source again when it comes back).
+        if r.created { item.block = nil }
         item.layout = r.layout
         item.layoutVersion = r.version
         item.size = r.layout?.size ?? .zero
@@ -287,28 +288,36 @@ extension CollectionNode {
 /// One item of the model (main thread; background jobs only carry it through).
 ///
 /// A table keeps one for every item, near the screen or not (feed-10k: 10,000), so what only an
-/// item with a node (or a measurement under way) needs lives in `live`, made when first set and
-/// dropped when the node is released: 160 bytes an item instead of 240 (docs/benchmark.md).
+/// item with a node (or a node on its way) needs lives in `live`, made when first set and dropped
+/// when the node is released: the node block until it has made the item's first node, the node,
+/// its layout and the size range it was measured in. An item far from the ranges is its identity,
+/// its size and its place: a 112-byte heap block, where it was 160 plus its node block's context
+/// (docs/benchmark.md). A released item's node block is asked of the data source again when it
+/// comes back (`CollectionNode.nodeBlockForReturningItem`).
 final class CollectionItem: @unchecked Sendable {
-    /// The state of an item that has a node or is being measured.
+    /// The state of an item that has a node or is being given one.
     private final class Live {
+        var block: CellNodeBlock?
         var node: CellNode?
         var layout: Layout?
         var layoutVersion: UInt64 = 0
+        var range = SizeRange(exactly: .zero)
         var pendingRange: SizeRange?
-        var isEmpty: Bool { node == nil && layout == nil && pendingRange == nil }
+        /// Nothing worth keeping (the range is the node's, meaningless without it).
+        var isEmpty: Bool { block == nil && node == nil && layout == nil && pendingRange == nil }
     }
     let identity: AnyHashable?
-    let block: CellNodeBlock
     private var live: Live?
     var size: Size = .zero
-    var range = SizeRange(exactly: .zero)
     /// The item's index in `flat`; a header's: its section.
     var flatIndex = 0
     var isMeasured = false
     /// A section header (kept while its section exists; not in `flat`).
     var isHeader = false
-    init(identity: AnyHashable?, block: @escaping CellNodeBlock) { self.identity = identity; self.block = block }
+    init(identity: AnyHashable?, block: @escaping CellNodeBlock) {
+        self.identity = identity
+        liveForWriting().block = block
+    }
 
     /// `live`, made if needed, for a setter that stores something.
     private func liveForWriting() -> Live {
@@ -320,6 +329,12 @@ final class CollectionItem: @unchecked Sendable {
     /// Drops `live` once it holds nothing.
     private func dropLiveIfEmpty() { if let l = live, l.isEmpty { live = nil } }
 
+    /// The block that makes the item's first node: nil once it has (set to nil then, so the
+    /// closure and what it captured go), and for an item whose node was released.
+    var block: CellNodeBlock? {
+        get { live?.block }
+        set { if newValue == nil { live?.block = nil; dropLiveIfEmpty() } else { liveForWriting().block = newValue } }
+    }
     var node: CellNode? {
         get { live?.node }
         set { if newValue == nil { live?.node = nil; dropLiveIfEmpty() } else { liveForWriting().node = newValue } }
@@ -332,6 +347,12 @@ final class CollectionItem: @unchecked Sendable {
     var layoutVersion: UInt64 {
         get { live?.layoutVersion ?? 0 }
         set { if live != nil || newValue != 0 { liveForWriting().layoutVersion = newValue } }
+    }
+    /// The size range the item's node was measured in (meaningful only with a node; a released
+    /// item is measured in the layout's range of the moment when it comes back).
+    var range: SizeRange {
+        get { live?.range ?? SizeRange(exactly: .zero) }
+        set { liveForWriting().range = newValue }
     }
     /// The size range a job is measuring it in now.
     var pendingRange: SizeRange? {

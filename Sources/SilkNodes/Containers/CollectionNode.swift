@@ -25,8 +25,8 @@ import SilkSystem
 /// interface states their frames call for (found by binary search over the frames sorted along
 /// the scroll axis, O(log n + k)). Items in the preload range are attached as subnodes;
 /// leaving the display range releases an item's contents; leaving the preload range detaches
-/// it, and beyond `nodeRetentionScreenfuls` more its node is released (its size is kept and the
-/// block runs again when it comes back).
+/// it, and beyond `nodeRetentionScreenfuls` more its node is released (its size is kept, and the
+/// data source is asked for its node block again when it comes back).
 ///
 /// **Section headers**: a data source that gives `nodeBlockForHeaderInSection` blocks gets a
 /// header node per section (Texture's supplementary nodes), made and measured in the background
@@ -99,6 +99,8 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     var measuredViewport: Size = .zero
     /// The first layout with a size loads the data (as Texture's first layout does).
     private var needsReloadWhenSized = true
+    /// The data source was found not to count an item the container shows (logged once).
+    private var reportedUnreportedUpdate = false
     private var hasLoaded = false
     var rangeUpdateQueued = false
     /// Updates submitted but not yet committed.
@@ -306,6 +308,35 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
 
     private func makeItem(_ path: ItemPath, dataSource ds: any CollectionDataSource, identity: AnyHashable?) -> CollectionItem {
         CollectionItem(identity: identity, block: ds.collection(self, nodeBlockForItemAt: path))
+    }
+
+    /// The block for an item of the committed model whose node was released and that is back in
+    /// the preload range: asked of the data source again, at the path the data source knows the
+    /// item by now (its committed one, or, while updates are being prepared — the data source
+    /// already answers with them — its place in the model they make). Nil without a data source,
+    /// for an item a prepared update deletes (it goes when that commits), or when the data source
+    /// no longer counts the path (a broken update contract: logged, the item stays blank rather
+    /// than the data source being asked out of its bounds). Main thread, in a pass.
+    func nodeBlockForReturningItem(_ item: CollectionItem) -> CellNodeBlock? {
+        if let block = item.block { return block }
+        guard let ds = dataSource else { return nil }
+        var path = path(ofFlatIndex: item.flatIndex)
+        if dataController.pendingUpdateCount > 0 {
+            let pending = dataController.pendingSections
+            if !(path.section < pending.count && path.item < pending[path.section].count && pending[path.section][path.item] === item) {
+                guard let found = pending.enumerated().lazy.compactMap({ s, items in items.firstIndex { $0 === item }.map { ItemPath(item: $0, section: s) } }).first
+                else { return nil }
+                path = found
+            }
+        }
+        guard path.section < ds.numberOfSections(in: self), path.item < ds.collection(self, numberOfItemsInSection: path.section) else {
+            if !reportedUnreportedUpdate {
+                reportedUnreportedUpdate = true
+                logger.error("\(debugName): the data source no longer has item \(path) that the container shows: an update was not reported (said once)")
+            }
+            return nil
+        }
+        return ds.collection(self, nodeBlockForItemAt: path)
     }
 
     private func makeHeader(_ section: Int, dataSource ds: any CollectionDataSource) -> CollectionItem? {

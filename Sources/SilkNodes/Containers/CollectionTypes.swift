@@ -29,7 +29,10 @@ public protocol CollectionDataSource: AnyObject {
     func numberOfSections(in collection: CollectionNode) -> Int
     /// The number of items in `section` now. Main thread.
     func collection(_ collection: CollectionNode, numberOfItemsInSection section: Int) -> Int
-    /// A block that makes the node for the item at `path` (run on a background queue).
+    /// A block that makes the node for the item at `path` (run on a background queue). Asked
+    /// when the item is inserted, reloaded or loaded, and again — at the item's path then — when
+    /// an item whose node was released (`nodeRetentionScreenfuls`) comes back into the preload
+    /// range: the container keeps no block for items far from the screen. Main thread.
     func collection(_ collection: CollectionNode, nodeBlockForItemAt path: ItemPath) -> CellNodeBlock
     /// A stable identity for the item at `path` (default nil). `reloadData()` keeps the node of
     /// an item whose identity it already shows, so unchanged content does not flash; use

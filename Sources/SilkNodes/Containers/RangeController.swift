@@ -272,7 +272,7 @@ extension CollectionNode {
         lastRects = rects
 
         var wanted: [ObjectIdentifier: (CollectionItem, InterfaceState)] = [:]
-        var toMaterialize: [CollectionItem] = []
+        var toMaterialize: [(item: CollectionItem, block: CellNodeBlock, range: SizeRange)] = []
         if own.contains(.preload) {
             for i in frameIndex.indices(overlapping: rects.preload, frames: frames) {
                 let item = flat[i]
@@ -280,7 +280,9 @@ extension CollectionNode {
                     .intersection(own.union(.measureLayout))
                 guard state.contains(.preload) else { continue }
                 if item.node == nil {
-                    if !dataController.isPreparingNode(for: item) { toMaterialize.append(item) }
+                    if !dataController.isPreparingNode(for: item), let block = nodeBlockForReturningItem(item) {
+                        toMaterialize.append((item, block, collectionLayout.constrainedSize(forItemAt: path(ofFlatIndex: i), viewport: measuredViewport)))
+                    }
                     continue
                 }
                 wanted[ObjectIdentifier(item)] = (item, state)
