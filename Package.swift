@@ -50,6 +50,7 @@ let package = Package(
         systemLibrary("CFribidi", pkgConfig: "fribidi", apt: ["libfribidi-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         // GIF and WebP (still and animated; issue 18). giflib ships no pkg-config file.
         .systemLibrary(name: "CGIF", path: "Sources/CBindings/CGIF", providers: [.apt(["libgif-dev"])]),
         systemLibrary("CWebP", pkgConfig: "libwebpdemux", apt: ["libwebp-dev"]),
@@ -137,7 +138,7 @@ let package = Package(
                 swiftSettings: strict),
         // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
         // the nodes, so the core modules stay free of it.
-        .target(name: "SilkNetworkImage", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkNodes", "CCrypto", logging], swiftSettings: strict),
+        .target(name: "SilkNetworkImage", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkNodes", "CCrypto", "CCurl", logging], swiftSettings: strict),
         // Video through GStreamer, above the nodes like network images: an app that shows no
         // video links no GStreamer.
         .target(name: "SilkVideo", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkRender", "SilkNodes", "CSilkGStreamer", logging],

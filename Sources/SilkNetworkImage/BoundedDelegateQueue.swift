@@ -4,8 +4,10 @@ import SilkNodes
 import FoundationNetworking
 #endif
 
-/// The delegate queue of Silk's URLSessions: a serial `OperationQueue` that makes the network
-/// wait for the delegate, so a body can be bounded however fast it arrives.
+/// The delegate queue of Silk's HTTP transfers (`ImageDownloader`'s libcurl client, the feed
+/// demo's URLSession): a serial `OperationQueue` that makes the network wait for the delegate,
+/// so a body can be bounded however fast it arrives. (What follows is about URLSession; on
+/// `HTTPClient` the same wait holds libcurl's thread, and a cancel stops the transfer at once.)
 ///
 /// FoundationNetworking hands every chunk libcurl delivers (up to 16 KiB, after inflating) to
 /// the delegate queue with `addOperation` and never waits for it. When bytes arrive faster than

@@ -1,20 +1,17 @@
 import Foundation
 import SilkSystem
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SilkNodes
 import SilkRaster
 
-/// Downloads image bytes over http(s) with FoundationNetworking's `URLSession` (libcurl),
-/// delivering the body as it arrives (for progressive display), retrying transient failures
-/// with exponential backoff, and refusing what cannot become an image as early as possible:
+/// Downloads image bytes over http(s) with libcurl (`HTTPClient`, not FoundationNetworking's
+/// `URLSession`, which leaks libcurl state per request), delivering the body as it arrives (for
+/// progressive display), retrying transient failures with exponential backoff, and refusing
+/// what cannot become an image as early as possible:
 ///
 /// - a status other than 2xx ends the attempt without reading the body (5xx retries, 404 and
 ///   other 4xx do not);
 /// - a `Content-Length` (or a body) over `maxBytes` is refused at once, and the transfer is
-///   cancelled right there: FoundationNetworking ignores the `didReceive response` disposition,
-///   so answering `.cancel` alone let an endless body (or a 10 GB one) flow on for ever;
+///   cancelled right there (an endless body, or a 10 GB one, stops after the chunk in hand);
 /// - `maxBytes` counts the bytes the delegate receives, which are the *decoded* bytes when a
 ///   server compresses anyway (libcurl inflates whatever `Content-Encoding` it gets), so a
 ///   compression bomb stops at `maxBytes` of inflated data; images ask for `identity`;
@@ -23,13 +20,14 @@ import SilkRaster
 ///   "huge" image costs its header, never its pixels;
 /// - the delegate queue is a `BoundedDelegateQueue`: libcurl waits while 64 chunks are queued,
 ///   so what waits in memory stays about 1 MiB however fast the body (or its inflation) runs;
-/// - `timeout` is the idle timeout (no byte for that long), so a stalled server fails after
-///   it however slowly it had been sending; `resourceTimeout` bounds a whole attempt (by a timer
-///   of our own: FoundationNetworking let a byte-a-second image run on past it).
+/// - `timeout` is the idle timeout (no byte for that long, connecting included), so a stalled
+///   server fails after it however slowly it had been sending; `resourceTimeout` bounds a whole
+///   attempt (a byte a second would otherwise keep an image loading for ever);
+/// - redirects: at most 5, http and https only.
 ///
-/// Events for one download arrive in order on the session's serial delegate queue; a
+/// Events for one download arrive in order on the downloader's serial delegate queue; a
 /// cancelled download reports nothing more.
-public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+public final class ImageDownloader: @unchecked Sendable {
     /// Timeouts, retries and limits of a downloader, fixed when it is created.
     public struct Configuration: Sendable {
         /// Seconds without data before an attempt fails as timed out.
@@ -50,8 +48,8 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         /// cached bytes), before any pixel memory — an 8000 × 8000 PNG would take 256 MB for a
         /// node 600 points wide. A JPEG decoded without a target size (before layout) counts too.
         public var maxDecodedPixels = 16 << 20
-        /// Concurrent connections to one server (`URLSessionConfiguration`'s
-        /// `httpMaximumConnectionsPerHost`); further downloads wait for one.
+        /// Concurrent connections to one server (libcurl's `CURLMOPT_MAX_HOST_CONNECTIONS`);
+        /// further downloads wait for one.
         public var maxConnectionsPerHost = 4
         /// The defaults: 15 s idle timeout, 120 s per attempt, 2 retries from 0.25 s, 16 MiB and
         /// the raster limit's pixels at most, 4 connections per host.
@@ -84,17 +82,13 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     /// The timeouts, retries and limits this downloader was created with.
     public let configuration: Configuration
     private let lock = Lock()
-    private var session: URLSession!
+    private let client: HTTPClient
     private var jobs: [Int: Job] = [:]          // by download id
-    private var taskToJob: [Int: Int] = [:]     // URLSessionTask.taskIdentifier → download id
+    private var taskToJob: [Int: Int] = [:]     // HTTPClient transfer id → download id
     private var nextID = 0
-    /// Set by `invalidate()`. URLSession traps ("Session invalidated") when a task is made on
-    /// an invalidated session, and loads can still arrive afterwards (a loader's disk lookup
-    /// finishing, a retry's timer), so every task is created under `lock` after checking this.
+    /// Set by `invalidate()`. Loads can still arrive afterwards (a loader's disk lookup
+    /// finishing, a retry's timer): every transfer is created under `lock` after checking this.
     private var invalidated = false
-    /// Tasks whose stray data already asked for a cancel (one cancel each, not one per chunk:
-    /// a cancel may wait on libcurl, and thousands would pile up on the global queue).
-    private var strayCancels = Set<Int>()
     private let delegateQueue: BoundedDelegateQueue
     /// Whether the deadline sweep is scheduled (`sweepDeadlines`).
     private var sweepArmed = false
@@ -103,9 +97,11 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         let url: URL
         let handler: @Sendable (Event) -> Void
         var attempt = 0
-        var task: URLSessionDataTask?
+        /// The current attempt's transfer.
+        var task: Int?
         var data = Data()
         var status = 0
+        var expectedLength: Int64?
         var headerChecked = false
         /// A failure decided while data arrived (the task was then cancelled).
         var earlyFailure: NetworkImageError?
@@ -114,39 +110,28 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         init(url: URL, handler: @escaping @Sendable (Event) -> Void) { self.url = url; self.handler = handler }
     }
 
-    /// A downloader with its own ephemeral `URLSession` (no URL cache: `ImageCache` does the
-    /// caching) and serial delegate queue `silk.image-download`. The session keeps its delegate
-    /// alive: call `invalidate()` when done with a downloader, or it is never freed.
+    /// A downloader with its own libcurl client (no HTTP cache: `ImageCache` does the caching)
+    /// and serial delegate queue `silk.image-download`. Call `invalidate()` to stop its downloads
+    /// when done with it (its thread ends two seconds after its last transfer either way).
     public init(configuration: Configuration = Configuration()) {
         OpenSSLExit.keepStateAtExit()  // before libcurl initializes OpenSSL: see OpenSSLExit
         self.configuration = configuration
         delegateQueue = BoundedDelegateQueue(name: "silk.image-download")
-        super.init()
-        let c = URLSessionConfiguration.ephemeral  // Silk's own cache does the caching
-        c.timeoutIntervalForRequest = configuration.timeout
-        c.timeoutIntervalForResource = configuration.resourceTimeout
-        c.httpMaximumConnectionsPerHost = configuration.maxConnectionsPerHost
-        c.urlCache = nil
-        c.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: c, delegate: self, delegateQueue: delegateQueue)
+        client = HTTPClient(maxConnectionsPerHost: configuration.maxConnectionsPerHost)
     }
 
-    /// Stops every download and releases the session (the session keeps its delegate alive until
-    /// then). The shared downloader lives as long as the process. Any thread.
+    deinit { client.invalidate() }  // an endless body would otherwise run on without a consumer
+
+    /// Stops every download; later loads fail with `.invalidated`. The shared downloader lives as
+    /// long as the process. Any thread; idempotent.
     public func invalidate() {
-        let tasks = lock.withLock { () -> [URLSessionDataTask]? in
-            guard !invalidated else { return nil }
+        let done = lock.withLock { () -> Bool in
+            guard !invalidated else { return true }
             invalidated = true
-            let t = jobs.values.compactMap(\.task)
             jobs.removeAll(); taskToJob.removeAll()
-            return t
+            return false
         }
-        guard let tasks else { return }
-        // Cancelled through the gate, then invalidated once they are done: cancel() and
-        // invalidateAndCancel() from here raced tasks completing at that moment and trapped inside
-        // FoundationNetworking (`CancelGate`).
-        tasks.forEach { $0.cancelSoon() }
-        session.finishTasksAndInvalidate()
+        if !done { client.invalidate() }
     }
 
     /// Starts downloading `url`; `handler` gets the events (on the delegate queue).
@@ -180,17 +165,16 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
 
     private func startAttempt(_ id: Int) {
         guard let url = lock.withLock({ jobs[id]?.url }) else { return }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = configuration.timeout
-        request.setValue("image/jpeg, image/png", forHTTPHeaderField: "Accept")
         // PNG and JPEG are compressed already; asking for no transfer compression spares libcurl
         // inflating (and a bomb its ratio). A server may compress anyway: `maxBytes` still holds.
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        let started = lock.withLock { () -> (task: URLSessionDataTask, attempt: Int, arm: DispatchTime?)? in
+        let request = HTTPClient.Request(url: url.absoluteString, headers: ["Accept: image/jpeg, image/png"],
+                                         acceptEncoding: "identity", idleTimeout: configuration.timeout)
+        let started = lock.withLock { () -> (task: Int, attempt: Int, arm: DispatchTime?)? in
             // Made under the lock, after the check: `invalidate()` flips the flag under the same
-            // lock before invalidating the session, so no task is ever made on a dead session.
+            // lock before invalidating the client.
             guard !invalidated, let job = jobs[id] else { return nil }
-            let task = session.dataTask(with: request)
+            guard let task = client.makeTransfer(request, handler: { [weak self] transfer, event in self?.deliver(event, transfer: transfer) })
+            else { return nil }
             job.attempt += 1
             job.task = task
             job.data = Data()
@@ -198,17 +182,22 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
             job.headerChecked = false
             job.earlyFailure = nil
             job.attemptDeadline = .now() + configuration.resourceTimeout
-            taskToJob[task.taskIdentifier] = id
+            job.expectedLength = nil
+            taskToJob[task] = id
             // Every deadline is now + the same timeout, so a sweep already scheduled comes first.
             let arm = sweepArmed ? nil : job.attemptDeadline
             sweepArmed = true
             return (task, job.attempt, arm)
         }
-        guard let (task, attempt, arm) = started else { return }
+        guard let (task, attempt, arm) = started else {
+            // Invalidated meanwhile (the job is gone, nothing to say), or a URL libcurl refuses.
+            if lock.withLock({ !invalidated && jobs[id] != nil }) { finish(id, .failed(.unsupportedURL(url.absoluteString))) }
+            return
+        }
         // Reported before resume so `.started` precedes any data on the delegate queue.
         let handler = lock.withLock { jobs[id]?.handler }
         delegateQueue.addOperation { handler?(.started(attempt: attempt)) }
-        task.resume()
+        client.resume(task)
         if let arm { scheduleSweep(at: arm) }
     }
 
@@ -241,19 +230,19 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     }
 
     private func cancel(_ id: Int) {
-        let task = lock.withLock { () -> URLSessionDataTask? in
+        let task = lock.withLock { () -> Int? in
             guard let job = jobs.removeValue(forKey: id) else { return nil }
-            if let t = job.task { taskToJob.removeValue(forKey: t.taskIdentifier) }
+            if let t = job.task { taskToJob.removeValue(forKey: t) }
             return job.task
         }
-        task?.cancelSoon()  // the owner may be on the delegate queue (a handler reacting)
+        if let task { client.cancel(task) }
     }
 
     /// Ends the download with `event` (removing it first, so nothing follows).
     private func finish(_ id: Int, _ event: Event) {
         let handler = lock.withLock { () -> (@Sendable (Event) -> Void)? in
             guard let job = jobs.removeValue(forKey: id) else { return nil }
-            if let t = job.task { taskToJob.removeValue(forKey: t.taskIdentifier) }
+            if let t = job.task { taskToJob.removeValue(forKey: t) }
             return job.handler
         }
         handler?(event)
@@ -262,51 +251,53 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
     /// Fails the attempt now and cancels its task; completion then decides on a retry.
     private func _lockedFailEarly(_ job: Job, _ error: NetworkImageError) {
         job.earlyFailure = error
-        job.task?.cancelSoon()
+        if let t = job.task { client.cancel(t) }
     }
 
-    // MARK: URLSessionDataDelegate (the delegate queue)
+    // MARK: Transfer events (the client's thread, then the delegate queue)
 
-    /// `URLSessionDataDelegate`: refuses a non-2xx status or a `Content-Length` over `maxBytes`
-    /// before the body is read. Called by the session on the delegate queue, not by apps.
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                           completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-        let expected = response.expectedContentLength
+    /// Hands a transfer's event to the delegate queue, in order; waits while the queue is full
+    /// (`BoundedDelegateQueue`), which holds libcurl back.
+    private func deliver(_ event: HTTPClient.Event, transfer: Int) {
+        delegateQueue.addOperation { [self] in
+            switch event {
+            case let .head(status, length): didReceiveHead(transfer, status: status, expectedLength: length)
+            case let .data(data): didReceive(transfer, data: data)
+            case let .completed(failure): didComplete(transfer, failure: failure)
+            }
+        }
+    }
+
+    /// Refuses a non-2xx status or a `Content-Length` over `maxBytes` before the body is read.
+    private func didReceiveHead(_ transfer: Int, status: Int, expectedLength: Int64?) {
         var final: (id: Int, error: NetworkImageError)?
-        let proceed = lock.withLock { () -> Bool in
-            guard let id = taskToJob[dataTask.taskIdentifier], let job = jobs[id] else { return false }
+        lock.withLock {
+            guard let id = taskToJob[transfer], let job = jobs[id] else { return }
             job.status = status
+            job.expectedLength = expectedLength
             if !(200...299).contains(status) { job.earlyFailure = .httpStatus(status) }
-            else if expected > configuration.maxBytes {
+            else if let expected = expectedLength, expected > configuration.maxBytes {
                 job.earlyFailure = .tooLarge(bytes: Int(clamping: expected), limit: configuration.maxBytes)
             }
-            guard let failure = job.earlyFailure else { return true }
+            guard let failure = job.earlyFailure else { return }
+            client.cancel(transfer)
             if !failure.isTransient { final = (id, failure) }
-            return false
         }
-        // FoundationNetworking ignores the disposition (it logs "Ignoring disposition from
-        // completion handler" and goes on reading), so a refused response is cancelled here.
-        if !proceed { dataTask.cancelSoon() }
-        completionHandler(proceed ? .allow : .cancel)
-        // What will not be retried is reported now: the cancel may wait for libcurl.
+        // What will not be retried is reported now, not when the cancel completes.
         if let final { finish(final.id, .failed(final.error)) }
     }
 
-    /// `URLSessionDataDelegate`: appends the bytes, probes the image header once it has arrived
-    /// (refusing a non-image or too many pixels), and reports progress. Called by the session on
-    /// the delegate queue, not by apps.
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    /// Appends the bytes, probes the image header once it has arrived (refusing a non-image or
+    /// too many pixels), and reports progress.
+    private func didReceive(_ transfer: Int, data: Data) {
         var refused: (id: Int, error: NetworkImageError)?
         let delivery = lock.withLock { () -> ((@Sendable (Event) -> Void), Int, Int?)? in
-            guard let id = taskToJob[dataTask.taskIdentifier], let job = jobs[id] else {
-                // Cancelled: a cancel that raced the task's start can be lost inside
-                // URLSession, so the transfer is stopped again wherever it shows up.
-                if strayCancels.insert(dataTask.taskIdentifier).inserted { dataTask.cancelSoon() }
+            guard let id = taskToJob[transfer], let job = jobs[id] else {
+                client.cancel(transfer)  // cancelled by its owner meanwhile (idempotent)
                 return nil
             }
             guard job.earlyFailure == nil else { return nil }
-            if job.data.isEmpty, let length = dataTask.response?.expectedContentLength,
+            if job.data.isEmpty, let length = job.expectedLength,
                length > Int64(data.count), length <= Int64(configuration.maxBytes) {
                 // One buffer of the announced size: grown by appends, the body would end in a
                 // buffer up to twice its size (kept as long as the memory cache keeps it, and
@@ -324,12 +315,11 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
                 job.data = Data()  // nothing will read it: free it now
                 return nil
             }
-            let expected = dataTask.response?.expectedContentLength ?? -1
-            return (job.handler, job.data.count, expected > 0 ? Int(expected) : nil)
+            let expected = job.expectedLength.map { Int(clamping: $0) }
+            return (job.handler, job.data.count, expected.flatMap { $0 > 0 ? $0 : nil })
         }
         if let (handler, received, expected) = delivery { handler(.progress(chunk: data, received: received, expectedLength: expected)) }
-        // Reported now, not on completion: these are never retried, and the cancel may wait
-        // for libcurl (an endless compressed body, `BoundedDelegateQueue`).
+        // Reported now, not on completion: these are never retried.
         if let refused { finish(refused.id, .failed(refused.error)) }
     }
 
@@ -352,14 +342,11 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         return nil
     }
 
-    /// `URLSessionDataDelegate`: ends the attempt, retrying transient failures after the backoff
-    /// delay, else reporting `.finished` or `.failed`. Called by the session on the delegate queue,
-    /// not by apps.
-    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        URLSessionTask.didComplete(task)
+    /// Ends the attempt, retrying transient failures after the backoff delay, else reporting
+    /// `.finished` or `.failed`.
+    private func didComplete(_ transfer: Int, failure transferFailure: HTTPClient.Failure?) {
         let state = lock.withLock { () -> (id: Int, job: Job)? in
-            strayCancels.remove(task.taskIdentifier)
-            guard let id = taskToJob.removeValue(forKey: task.taskIdentifier), let job = jobs[id] else { return nil }
+            guard let id = taskToJob.removeValue(forKey: transfer), let job = jobs[id] else { return nil }
             return (id, job)
         }
         guard let (id, job) = state else { return }  // cancelled by its owner
@@ -367,8 +354,8 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         let data = lock.withLock { job.data }
         if let early = lock.withLock({ job.earlyFailure }) {
             outcome = early
-        } else if let error {
-            outcome = Self.classify(error, timeout: configuration.timeout)
+        } else if let transferFailure {
+            outcome = Self.classify(transferFailure, timeout: configuration.timeout)
         } else {
             outcome = nil
         }
@@ -385,17 +372,20 @@ public final class ImageDownloader: NSObject, URLSessionDataDelegate, @unchecked
         finish(id, .failed(failure))
     }
 
-    static func classify(_ error: any Error, timeout: TimeInterval) -> NetworkImageError {
-        if let e = error as? URLError {
-            switch e.code {
-            case .timedOut: return .timedOut(seconds: timeout)
-            case .networkConnectionLost: return .connection("the connection closed before the whole image arrived")
-            case .cannotConnectToHost: return .connection("cannot connect to the host")
-            default: return .connection("\(e.localizedDescription) (URLError \(e.code.rawValue))")
+    /// The error a transfer's failure is reported as.
+    static func classify(_ failure: HTTPClient.Failure, timeout: TimeInterval) -> NetworkImageError {
+        switch failure {
+        case .timedOut: return .timedOut(seconds: timeout)
+        case .cancelled: return .connection("the transfer was cancelled")
+        case let .transport(code, message):
+            switch code {
+            case 7: return .connection("cannot connect to the host")                             // CURLE_COULDNT_CONNECT
+            case 6: return .connection("cannot find the host")                                   // CURLE_COULDNT_RESOLVE_HOST
+            case 18, 52, 56: return .connection("the connection closed before the whole image arrived")  // PARTIAL_FILE, GOT_NOTHING, RECV_ERROR
+            case 28: return .timedOut(seconds: timeout)                                          // CURLE_OPERATION_TIMEDOUT
+            case 47: return .connection("too many redirects")                                    // CURLE_TOO_MANY_REDIRECTS
+            default: return .connection("\(message) (libcurl \(code))")
             }
         }
-        let ns = error as NSError
-        if ns.code == NSURLErrorTimedOut { return .timedOut(seconds: timeout) }
-        return .connection("\(ns.localizedDescription) (\(ns.domain) \(ns.code))")
     }
 }
