@@ -31,6 +31,25 @@ import SilkRaster
             let walk = frames.indices.filter { RangeController.overlaps(frames[$0], r) }
             #expect(index.indices(overlapping: r, frames: frames).sorted() == walk)
         }
+        // A table's column (in order, ends never going back, some rows empty) is searched in its
+        // frames directly, a grid's rows through the arrays: both as a walk finds them.
+        var y = 0.0
+        let column = (0..<500).map { _ -> Rect in
+            let h = Double(Int.random(in: 0...60, using: &rng)); defer { y += h }
+            return Rect(x: 0, y: y, width: 320, height: h)
+        }
+        let grid = (0..<500).map { (i: Int) -> Rect in
+            let x = Double(i % 3) * 100, top = Double(i / 3) * 80, h = Double(40 + (i % 5) * 10)
+            return Rect(x: x, y: top, width: 100, height: h)
+        }
+        for frames in [column, grid] {
+            let index = ItemFrameIndex(frames: frames, vertical: true)
+            for _ in 0..<200 {
+                let r = Rect(x: 0, y: Double(Int.random(in: -100...Int(y) + 100, using: &rng)), width: 320, height: Double(Int.random(in: 0...900, using: &rng)))
+                let walk = frames.indices.filter { RangeController.overlaps(frames[$0], r) }
+                #expect(index.indices(overlapping: r, frames: frames).sorted() == walk)
+            }
+        }
     }
 }
 

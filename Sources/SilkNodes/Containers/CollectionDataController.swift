@@ -211,11 +211,13 @@ extension CollectionNode {
         for (job, r) in zip(jobs, results) { store(r, for: job) }
         sections = newSections
         rebuildFlat()
-        // Items that left the model drop their nodes.
-        let live = Set(flat.map(ObjectIdentifier.init))
-        for (id, item) in attached where !live.contains(id) { detach(item) }
-        for (id, item) in itemsWithNodes where !live.contains(id) { if let n = item.node { release(item, node: n) } }
-        selected = selected.intersection(live)
+        // Items that left the model drop their nodes. (`rebuildFlat` gave every item of the model
+        // its index, so one that left is not where its index says: no set of the whole model,
+        // which was a 10,000-entry table made at every page of a feed.)
+        let inModel = { (item: CollectionItem) in item.flatIndex < self.flat.count && self.flat[item.flatIndex] === item }
+        for (_, item) in attached where !inModel(item) { detach(item) }
+        for (_, item) in itemsWithNodes where !inModel(item) { if let n = item.node { release(item, node: n) } }
+        if !selected.isEmpty { selected = Set(flat.lazy.map(ObjectIdentifier.init).filter(selected.contains)) }
         let liveHeaders = Set(newHeaders.compactMap { $0.map(ObjectIdentifier.init) })
         for header in headers.compactMap({ $0 }) where !liveHeaders.contains(ObjectIdentifier(header)) {
             detachHeader(header)

@@ -196,40 +196,53 @@ struct ItemFrameIndex {
     let vertical: Bool
     /// Flat item indices by leading edge; nil when the frames already are in that order.
     private let order: [Int]?
+    /// Leading edges and running maxima of trailing edges in `order`; empty when the frames are
+    /// a column (or row) in order whose trailing edges never go back — a table, a pager — where
+    /// the frames themselves are searched (two arrays less per item, remade at every update).
     private let starts: [Double]
     private let prefixMaxEnds: [Double]
+    private var direct: Bool { starts.isEmpty }
+
+    private static func start(_ r: Rect, _ vertical: Bool) -> Double { vertical ? r.minY : r.minX }
+    private static func end(_ r: Rect, _ vertical: Bool) -> Double { vertical ? max(r.maxY, r.minY + 0.5) : max(r.maxX, r.minX + 0.5) }
 
     init(frames: [Rect], vertical: Bool) {
         self.vertical = vertical
-        let start: (Rect) -> Double = vertical ? { $0.minY } : { $0.minX }
-        let end: (Rect) -> Double = vertical ? { max($0.maxY, $0.minY + 0.5) } : { max($0.maxX, $0.minX + 0.5) }
-        var sorted = true
-        for i in frames.indices.dropFirst() where start(frames[i]) < start(frames[i - 1]) { sorted = false; break }
-        let order: [Int]? = sorted ? nil : frames.indices.sorted { start(frames[$0]) < start(frames[$1]) }
+        var sorted = true, monotonic = true
+        for i in frames.indices.dropFirst() {
+            if Self.start(frames[i], vertical) < Self.start(frames[i - 1], vertical) { sorted = false; break }
+            if Self.end(frames[i], vertical) < Self.end(frames[i - 1], vertical) { monotonic = false }
+        }
+        guard !(sorted && monotonic) else { order = nil; starts = []; prefixMaxEnds = []; return }
+        let order: [Int]? = sorted ? nil : frames.indices.sorted { Self.start(frames[$0], vertical) < Self.start(frames[$1], vertical) }
         self.order = order
         var starts: [Double] = [], ends: [Double] = []
         starts.reserveCapacity(frames.count); ends.reserveCapacity(frames.count)
         var running = -Double.infinity
         for k in frames.indices {
             let f = frames[order?[k] ?? k]
-            starts.append(start(f))
-            running = max(running, end(f))
+            starts.append(Self.start(f, vertical))
+            running = max(running, Self.end(f, vertical))
             ends.append(running)
         }
         self.starts = starts
         prefixMaxEnds = ends
     }
 
-    /// Flat indices of the frames that overlap `rect` (any order).
+    /// Flat indices of the frames that overlap `rect` (any order). `frames` are the ones the
+    /// index was made from.
     func indices(overlapping rect: Rect, frames: [Rect]) -> [Int] {
         let lo = vertical ? rect.minY : rect.minX, hi = vertical ? rect.maxY : rect.maxX
+        let count = direct ? frames.count : prefixMaxEnds.count
+        let runningEnd = { (k: Int) in direct ? Self.end(frames[k], vertical) : prefixMaxEnds[k] }
+        let startAt = { (k: Int) in direct ? Self.start(frames[k], vertical) : starts[k] }
         // First position whose running end passes `lo`: everything before ends at or above it.
-        var a = 0, b = prefixMaxEnds.count
-        while a < b { let m = (a + b) / 2; if prefixMaxEnds[m] > lo { b = m } else { a = m + 1 } }
+        var a = 0, b = count
+        while a < b { let m = (a + b) / 2; if runningEnd(m) > lo { b = m } else { a = m + 1 } }
         let first = a
         // First position starting at or after `hi`.
-        a = first; b = starts.count
-        while a < b { let m = (a + b) / 2; if starts[m] >= hi { b = m } else { a = m + 1 } }
+        a = first; b = count
+        while a < b { let m = (a + b) / 2; if startAt(m) >= hi { b = m } else { a = m + 1 } }
         var out: [Int] = []
         for k in first..<max(first, a) {
             let i = order?[k] ?? k
