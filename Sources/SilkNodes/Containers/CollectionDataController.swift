@@ -247,6 +247,14 @@ extension CollectionNode {
     }
 
     private func rebuildFlat() {
+        if sections.count == 1 {
+            // One section (a feed): its array is the flat list, shared, not copied (8 bytes an
+            // item, remade at every page).
+            flat = sections[0]
+            sectionStarts = [0]
+            for (i, item) in flat.enumerated() { item.flatIndex = i }
+            return
+        }
         flat = []
         sectionStarts = []
         flat.reserveCapacity(sections.reduce(0) { $0 + $1.count })
