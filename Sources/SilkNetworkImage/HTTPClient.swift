@@ -169,11 +169,16 @@ final class HTTPClient: @unchecked Sendable {
 
     /// Stops every transfer without further events, and refuses new ones. Any thread; idempotent.
     func invalidate() {
-        let wasRunning = lock.withLock { () -> Bool in
+        let (wasRunning, unstarted) = lock.withLock { () -> (Bool, [Transfer]) in
             invalidated = true
             for t in known.values { t.aborted.withLock { $0 = true } }
-            return threadRunning
+            // Made and never resumed: no thread will see them.
+            let unstarted = Array(prepared.values)
+            for t in unstarted { known.removeValue(forKey: t.id) }
+            prepared = [:]
+            return (threadRunning, unstarted)
         }
+        for t in unstarted { Self.free(t) }
         if wasRunning { curl_multi_wakeup(multi) }
     }
 
@@ -201,10 +206,7 @@ final class HTTPClient: @unchecked Sendable {
                 for t in adds { Self.free(t) }
                 for t in active.values { curl_multi_remove_handle(multi, t.easy); Self.free(t) }
                 active = [:]; byEasy = [:]
-                lock.withLock {
-                    for t in prepared.values { Self.free(t) }
-                    prepared = [:]; known = [:]; toAdd = []; threadRunning = false
-                }
+                lock.withLock { known = [:]; toAdd = []; threadRunning = false }
                 return
             }
             for t in adds {

@@ -117,9 +117,11 @@ import SilkSystem
         let id = try #require(client.makeTransfer(.init(url: server.url("/photo/43.jpg?w=600&h=400&chunk=64&interval=200").absoluteString)) { r.add($0, $1) })
         client.resume(id)
         #expect(waitUntil { !r.of(id).isEmpty })
+        let neverResumed = client.makeTransfer(.init(url: server.url("/photo/45.jpg").absoluteString)) { r.add($0, $1) }
+        #expect(neverResumed != nil)
         client.invalidate()
         client.invalidate()
-        #expect(waitUntil { client.transferCount == 0 })
+        #expect(waitUntil { client.transferCount == 0 && !client.isThreadRunning })
         #expect(client.makeTransfer(.init(url: server.url("/photo/44.jpg").absoluteString)) { r.add($0, $1) } == nil)
     }
 }
