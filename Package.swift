@@ -136,8 +136,8 @@ let package = Package(
         .target(name: "Silk", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkLayout", "SilkRunLoop", "SilkInput", "SilkRender",
                                              "SilkNodes", "SilkFramebuffer", "SilkWayland", "SilkKMS", "SilkAccessibility", logging],
                 swiftSettings: strict),
-        // Images from http(s) URLs: URLSession (FoundationNetworking, so libcurl) lives here, above
-        // the nodes, so the core modules stay free of it.
+        // Images from http(s) URLs: libcurl (Silk's HTTPClient) lives here, above the nodes, so the
+        // core modules stay free of it.
         .target(name: "SilkNetworkImage", dependencies: ["SilkSystem", "SilkGeometry", "SilkRaster", "SilkNodes", "CCrypto", "CCurl", logging], swiftSettings: strict),
         // Video through GStreamer, above the nodes like network images: an app that shows no
         // video links no GStreamer.

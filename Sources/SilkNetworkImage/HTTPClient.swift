@@ -2,24 +2,28 @@ import Foundation
 import CCurl
 import SilkSystem
 
-/// HTTP(S) GETs on libcurl's multi interface, for `ImageDownloader`: one thread per client runs
-/// every transfer (started when the first one is resumed, ended after two idle seconds), the body
-/// goes to the transfer's handler chunk by chunk as libcurl delivers it.
+/// HTTP(S) GETs on libcurl's multi interface — `ImageDownloader`'s transport, and one for an app's
+/// own fetches from servers it does not control (the feed demo's pages): one thread per client
+/// runs every transfer (started when the first one is resumed, ended after two idle seconds),
+/// the body goes to the transfer's handler chunk by chunk as libcurl delivers it, and a cancel
+/// stops it there. Limits are the handler's to keep (count the bytes, cancel past a bound; keep a
+/// deadline of your own for a whole transfer): the client bounds only idleness.
 ///
 /// Why not FoundationNetworking's `URLSession`, which also runs on libcurl: it leaks about 170
 /// bytes of libcurl URL state per request (`_EasyHandle.set(url:)` compares hosts through
 /// `CFURLSessionCurlHostIsEqual`, which frees its `CURLU` with `curl_free`, not
 /// `curl_url_cleanup`) — the largest growth left in a 10,000-post feed (docs/benchmark.md) — and
-/// it ignores a refused response's disposition and loses cancels that race a task's start
-/// (`CancelGate`). Here a cancel is a flag the next libcurl callback sees.
+/// it ignores a refused response's disposition and lost cancels that raced a task's start (Silk
+/// kept a gate against that until 2026-12-07). Here a cancel is a flag the next libcurl callback
+/// sees.
 ///
 /// Events of one transfer come in order on the client's thread: at most one `.head`, then
 /// `.data` chunks, then exactly one `.completed` — also for a cancelled transfer (with
 /// `.cancelled`), except after `invalidate()`. A handler may block (`BoundedDelegateQueue`): the
 /// client's other transfers wait meanwhile, which is how a slow consumer holds libcurl back.
-final class HTTPClient: @unchecked Sendable {
+public final class HTTPClient: @unchecked Sendable {
     /// Why a transfer ended without its whole body.
-    enum Failure: Error, Equatable, Sendable {
+    public enum Failure: Error, Equatable, Sendable {
         /// `cancel` (or a handler's refusal) stopped it.
         case cancelled
         /// No byte arrived for the transfer's idle timeout (connecting included).
@@ -28,7 +32,8 @@ final class HTTPClient: @unchecked Sendable {
         case transport(code: Int, message: String)
     }
 
-    enum Event: Sendable {
+    /// What a transfer reports, in order, on the client's thread.
+    public enum Event: Sendable {
         /// The final response's status and `Content-Length` (nil when not announced); before the
         /// first body byte.
         case head(status: Int, expectedLength: Int64?)
@@ -39,18 +44,26 @@ final class HTTPClient: @unchecked Sendable {
     }
 
     /// What one request asks for.
-    struct Request: Sendable {
-        var url: String
+    public struct Request: Sendable {
+        /// The http or https URL (libcurl refuses other schemes, and redirects to them).
+        public var url: String
         /// Extra request header lines ("Accept: image/png").
-        var headers: [String] = []
+        public var headers: [String] = []
         /// libcurl's `CURLOPT_ACCEPT_ENCODING`: the encodings to ask for, which it then decodes
         /// (whatever encoding a server sends anyway, of those it knows).
-        var acceptEncoding = "identity"
+        public var acceptEncoding = "identity"
         /// Seconds without a byte (connecting and waiting for a connection included) before the
         /// transfer fails as timed out.
-        var idleTimeout: TimeInterval = 15
+        public var idleTimeout: TimeInterval = 15
         /// Redirects followed at most (http and https only).
-        var maxRedirects = 5
+        public var maxRedirects = 5
+        /// A GET of `url`; the other settings keep their defaults (identity encoding, 15 s idle
+        /// timeout, 5 redirects) unless given.
+        public init(url: String, headers: [String] = [], acceptEncoding: String = "identity", idleTimeout: TimeInterval = 15,
+                    maxRedirects: Int = 5) {
+            self.url = url; self.headers = headers; self.acceptEncoding = acceptEncoding
+            self.idleTimeout = idleTimeout; self.maxRedirects = maxRedirects
+        }
     }
 
     private final class Transfer: @unchecked Sendable {
@@ -70,7 +83,7 @@ final class HTTPClient: @unchecked Sendable {
     }
 
     /// Simultaneous connections to one host (further transfers wait inside libcurl).
-    let maxConnectionsPerHost: Int
+    public let maxConnectionsPerHost: Int
     private let multi: UnsafeMutableRawPointer
     private let lock = Lock()
     // Under `lock`:
@@ -88,7 +101,10 @@ final class HTTPClient: @unchecked Sendable {
     /// libcurl's process-wide state, set up once before the first handle.
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-    init(maxConnectionsPerHost: Int) {
+    /// A client allowing `maxConnectionsPerHost` connections to one host (at least 1). Its
+    /// thread starts with the first transfer. Call `invalidate()` when done with it.
+    public init(maxConnectionsPerHost: Int = 4) {
+        OpenSSLExit.keepStateAtExit()  // before libcurl initializes OpenSSL: see OpenSSLExit
         _ = Self.globalInit
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         multi = curl_multi_init()
@@ -103,7 +119,7 @@ final class HTTPClient: @unchecked Sendable {
 
     /// A transfer for `request`, not started yet (`resume`): nil after `invalidate()` or for a URL
     /// libcurl refuses. `handler` gets its events on the client's thread.
-    func makeTransfer(_ request: Request, handler: @escaping @Sendable (Int, Event) -> Void) -> Int? {
+    public func makeTransfer(_ request: Request, handler: @escaping @Sendable (Int, Event) -> Void) -> Int? {
         guard let easy = curl_easy_init() else { return nil }
         let idle = Self.sanitizedTimeout(request.idleTimeout)
         let timeoutMs = max(1, Int(min(idle * 1000, Double(Int32.max))))
@@ -137,7 +153,7 @@ final class HTTPClient: @unchecked Sendable {
     }
 
     /// Starts a transfer made by `makeTransfer` (any thread).
-    func resume(_ id: Int) {
+    public func resume(_ id: Int) {
         let start = lock.withLock { () -> Bool in
             guard !invalidated, let t = prepared.removeValue(forKey: id) else { return false }
             t.lastActivity = .now()
@@ -150,7 +166,7 @@ final class HTTPClient: @unchecked Sendable {
 
     /// Stops a transfer (any thread, idempotent): no more data reaches its handler after the
     /// chunk being delivered, then `.completed(.cancelled)` (unless it had completed already).
-    func cancel(_ id: Int) {
+    public func cancel(_ id: Int) {
         let unstarted = lock.withLock { () -> Transfer? in
             guard let t = known[id] else { return nil }
             t.aborted.withLock { $0 = true }
@@ -168,7 +184,7 @@ final class HTTPClient: @unchecked Sendable {
     }
 
     /// Stops every transfer without further events, and refuses new ones. Any thread; idempotent.
-    func invalidate() {
+    public func invalidate() {
         let (wasRunning, unstarted) = lock.withLock { () -> (Bool, [Transfer]) in
             invalidated = true
             for t in known.values { t.aborted.withLock { $0 = true } }

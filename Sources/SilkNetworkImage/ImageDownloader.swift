@@ -114,7 +114,6 @@ public final class ImageDownloader: @unchecked Sendable {
     /// and serial delegate queue `silk.image-download`. Call `invalidate()` to stop its downloads
     /// when done with it (its thread ends two seconds after its last transfer either way).
     public init(configuration: Configuration = Configuration()) {
-        OpenSSLExit.keepStateAtExit()  // before libcurl initializes OpenSSL: see OpenSSLExit
         self.configuration = configuration
         delegateQueue = BoundedDelegateQueue(name: "silk.image-download")
         client = HTTPClient(maxConnectionsPerHost: configuration.maxConnectionsPerHost)

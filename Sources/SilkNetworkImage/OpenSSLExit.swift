@@ -3,8 +3,8 @@ import CCrypto
 /// Keeps OpenSSL's global state alive through `exit()`.
 ///
 /// By default OpenSSL registers `OPENSSL_cleanup` with `atexit` when it first initializes, and
-/// that cleanup frees OpenSSL's global locks. libcurl (`HTTPClient`, and FoundationNetworking's
-/// `URLSession`) keeps using them on its own threads while `exit()` runs the handlers:
+/// that cleanup frees OpenSSL's global locks. libcurl (`HTTPClient`'s thread) keeps using
+/// them on its own threads while `exit()` runs the handlers:
 /// a download in flight when the process ends (SIGTERM to a kiosk showing the photo wall)
 /// crashed inside `CRYPTO_THREAD_read_lock` about once in a hundred exits. Initializing OpenSSL
 /// first with `OPENSSL_INIT_NO_ATEXIT` skips that registration; the process's memory goes back

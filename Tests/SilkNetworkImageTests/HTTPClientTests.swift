@@ -103,6 +103,27 @@ import SilkSystem
         }
     }
 
+    /// The example of docs/network-images.md, against the demo server's feed.
+    @Test func theDocumentedPatternFetchesAPage() {
+        let client = HTTPClient(maxConnectionsPerHost: 2)
+        defer { client.invalidate() }
+        let body = Locked(Data())
+        let outcome = Locked<String?>(nil)
+        if let id = client.makeTransfer(.init(url: server.url("/feed?page=0&count=5").absoluteString, idleTimeout: 10), handler: { id, event in
+            switch event {
+            case let .head(status, _) where status != 200: client.cancel(id)
+            case let .data(chunk):
+                let size = body.withLock { $0.append(chunk); return $0.count }
+                if size > 4 << 20 { client.cancel(id) }
+            case let .completed(failure): outcome.withLock { $0 = failure.map { "\($0)" } ?? "\(body.current.count) bytes" }
+            default: break
+            }
+        }) { client.resume(id) }
+        #expect(waitUntil { outcome.current != nil })
+        #expect(outcome.current == "\(body.current.count) bytes")
+        #expect((try? JSONSerialization.jsonObject(with: body.current)) != nil)
+    }
+
     @Test func absurdTimeoutsAreSanitized() {
         #expect(HTTPClient.sanitizedTimeout(.nan) == 15)
         #expect(HTTPClient.sanitizedTimeout(-1) == 15)

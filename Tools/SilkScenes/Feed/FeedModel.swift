@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SilkNetworkImage
 import SilkNodes
 
@@ -98,81 +95,72 @@ public struct FeedPage: Decodable, Sendable {
     public let posts: [FeedPost]
 }
 
-/// The feed session's delegate: collects each page's body under `maxBytes` and ends it at its
-/// deadline. A delegate, not a completion handler, because a completion-handler task gathers the
-/// whole body in memory before anyone can look at it (an endless feed grew without bound).
-/// FoundationNetworking ignores the `didReceive response` disposition, so every refusal cancels
-/// the task itself; the session's `BoundedDelegateQueue` keeps libcurl from running ahead.
-final class FeedFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// Fetches the feed's pages on Silk's libcurl client (`HTTPClient`): collects each page's body
+/// under `maxBytes` and ends it at its deadline. The body is looked at as it arrives (a
+/// completion-style fetch gathered the whole body before anyone could look: an endless feed
+/// grew without bound), and a refusal stops the transfer at libcurl's next chunk.
+final class FeedFetcher: @unchecked Sendable {
     private final class Fetch {
         let maxBytes: Int
         let completion: @Sendable (Result<Data, FeedError>) -> Void
         var data = Data()
-        var failure: FeedError?
         init(maxBytes: Int, completion: @escaping @Sendable (Result<Data, FeedError>) -> Void) {
             self.maxBytes = maxBytes; self.completion = completion
         }
     }
+    private let client = HTTPClient(maxConnectionsPerHost: 2)
     private let lock = Lock()
-    private var fetches: [Int: Fetch] = [:]  // by task identifier
-    /// Ended fetches whose task still delivers: cancelled once each (a cancel may wait on libcurl).
-    private var strays = Set<Int>()
+    private var fetches: [Int: Fetch] = [:]  // by transfer id
 
-    func start(_ task: URLSessionDataTask, maxBytes: Int, deadline: TimeInterval,
+    deinit { client.invalidate() }
+
+    /// GETs `url` (asking for no content encoding; one a server uses anyway is decoded and counted
+    /// as decoded), failing when no byte comes for `idleTimeout`, the body passes `maxBytes` or
+    /// the whole fetch takes longer than `deadline`. `completion` runs once, on the client's
+    /// thread or the deadline's.
+    func start(_ url: URL, idleTimeout: TimeInterval, maxBytes: Int, deadline: TimeInterval,
                completion: @escaping @Sendable (Result<Data, FeedError>) -> Void) {
-        let id = task.taskIdentifier
-        lock.withLock { fetches[id] = Fetch(maxBytes: maxBytes, completion: completion) }
-        // Our own deadline: URLSession's resource timeout is not relied on to end a trickle.
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + deadline) { [weak self, weak task] in
-            guard let self, let task else { return }
-            self.finish(id, .failure(.timedOut(seconds: deadline)), cancelling: task)
+        let request = HTTPClient.Request(url: url.absoluteString, headers: ["Accept: application/json"],
+                                         acceptEncoding: "identity", idleTimeout: idleTimeout)
+        guard let id = client.makeTransfer(request, handler: { [weak self] id, event in self?.handle(id, event, idleTimeout: idleTimeout) }) else {
+            completion(.failure(.connection("libcurl refused the request for \(url.absoluteString)")))
+            return
         }
-        task.resume()
+        lock.withLock { fetches[id] = Fetch(maxBytes: maxBytes, completion: completion) }
+        // Our own deadline: an idle timeout does not end a trickle.
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + deadline) { [weak self] in
+            self?.finish(id, .failure(.timedOut(seconds: deadline)))
+        }
+        client.resume(id)
     }
 
-    /// Ends the fetch once (later calls and events find nothing).
-    private func finish(_ id: Int, _ result: Result<Data, FeedError>, cancelling task: URLSessionTask?) {
+    /// Ends the fetch once (later calls and events find nothing) and stops its transfer.
+    private func finish(_ id: Int, _ result: Result<Data, FeedError>) {
         guard let fetch = lock.withLock({ fetches.removeValue(forKey: id) }) else { return }
-        task?.cancelSoon()  // never wait for the session's work queue on its delegate queue
+        client.cancel(id)  // nothing if it has completed
         fetch.completion(result)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let id = dataTask.taskIdentifier
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-        let limit = lock.withLock { fetches[id]?.maxBytes } ?? 0
-        if status != 200 {
-            finish(id, .failure(.http(status)), cancelling: dataTask)
-        } else if response.expectedContentLength > limit {
-            finish(id, .failure(.tooLarge(limit: limit)), cancelling: dataTask)
-        }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let id = dataTask.taskIdentifier
-        let over = lock.withLock { () -> Int? in
-            guard let fetch = fetches[id] else {
-                // Already ended (deadline, limit): stop the transfer wherever it shows up again.
-                if strays.insert(id).inserted { dataTask.cancelSoon() }
-                return nil
+    private func handle(_ id: Int, _ event: HTTPClient.Event, idleTimeout: TimeInterval) {
+        switch event {
+        case let .head(status, length):
+            let limit = lock.withLock { fetches[id]?.maxBytes } ?? 0
+            if status != 200 { finish(id, .failure(.http(status))) }
+            else if let length, length > limit { finish(id, .failure(.tooLarge(limit: limit))) }
+        case let .data(data):
+            let over = lock.withLock { () -> Int? in
+                guard let fetch = fetches[id] else { return nil }
+                fetch.data.append(data)
+                return fetch.data.count > fetch.maxBytes ? fetch.maxBytes : nil
             }
-            fetch.data.append(data)
-            return fetch.data.count > fetch.maxBytes ? fetch.maxBytes : nil
-        }
-        if let over { finish(id, .failure(.tooLarge(limit: over)), cancelling: dataTask) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        URLSessionTask.didComplete(task)
-        let id = task.taskIdentifier
-        lock.withLock { _ = strays.remove(id) }
-        if let error {
-            finish(id, .failure(.connection(error.localizedDescription)), cancelling: nil)
-        } else {
-            let data = lock.withLock { fetches[id]?.data } ?? Data()
-            finish(id, .success(data), cancelling: nil)
+            if let over { finish(id, .failure(.tooLarge(limit: over))) }
+        case let .completed(failure):
+            switch failure {
+            case nil: finish(id, .success(lock.withLock { fetches[id]?.data } ?? Data()))
+            case .cancelled?: finish(id, .failure(.connection("the request was cancelled")))
+            case .timedOut?: finish(id, .failure(.connection("no data for \(idleTimeout) s (timed out)")))
+            case let .transport(_, message)?: finish(id, .failure(.connection(message)))
+            }
         }
     }
 }
@@ -226,10 +214,12 @@ public final class FeedModel: @unchecked Sendable {
     /// The most posts a page may ask for (and keep).
     public static let maximumPageSize = 100
     public static let defaultMaxBytes = 4 << 20
-    private let session: URLSession
-    /// Whether page responses go to a URL cache (never: see `init`); for tests.
-    public var cachesResponses: Bool { session.configuration.urlCache != nil }
-    private let fetcher: FeedFetcher
+    /// Seconds without a byte before a page fails.
+    public let timeout: TimeInterval
+    /// Whether page responses go to an HTTP cache: never (Silk's client has none; a page's posts
+    /// are kept, or fetched again by page number). For tests.
+    public var cachesResponses: Bool { false }
+    private let fetcher = FeedFetcher()
     private let log: @Sendable (String) -> Void
     private let lock = Lock()
     /// The posts of each page in memory, by page number.
@@ -263,25 +253,8 @@ public final class FeedModel: @unchecked Sendable {
         self.deadline = deadline.isFinite && deadline > 0 ? deadline : 30
         self.residentPages = max(1, residentPages)
         self.log = log
-        OpenSSLExit.keepStateAtExit()  // before libcurl initializes OpenSSL: see OpenSSLExit
-        let c = URLSessionConfiguration.ephemeral
-        c.timeoutIntervalForRequest = timeout
-        c.timeoutIntervalForResource = self.deadline
-        // No response cache: a page's posts are kept (or fetched again by page number), so
-        // Foundation's memory cache (ephemeral sessions have one) only held page bodies — resident
-        // memory that grew with every page of a long scroll (feed-10k).
-        c.urlCache = nil
-        c.requestCachePolicy = .reloadIgnoringLocalCacheData
-        fetcher = FeedFetcher()
-        // Bounded, so libcurl waits for the fetcher instead of queueing an inflating body.
-        session = URLSession(configuration: c, delegate: fetcher, delegateQueue: BoundedDelegateQueue(name: "silk.feed"))
+        self.timeout = timeout
     }
-
-    // The session keeps its delegate (the fetcher, not the model) until it is invalidated.
-    // Not invalidateAndCancel: racing a task cancelled a moment before (a refused page), it
-    // trapped inside FoundationNetworking ("a task that in not in the registry"); every task
-    // the model started is finished or cancelled already.
-    deinit { session.finishTasksAndInvalidate() }
 
     /// Posts loaded so far (in memory or not): the feed's length as far as it is known.
     public var count: Int { lock.withLock { _count } }
@@ -376,7 +349,8 @@ public final class FeedModel: @unchecked Sendable {
         return true
     }
 
-    /// Requests page `page` and decodes it; `completion` on the session's delegate queue.
+    /// Requests page `page` and decodes it; `completion` on the fetcher's client thread (or its
+    /// deadline's).
     private func fetchPage(_ page: Int, completion: @escaping @Sendable (Result<FeedPage, FeedError>) -> Void) {
         // The base's own query (a test server's fault options) is kept; page and count follow.
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
@@ -384,13 +358,9 @@ public final class FeedModel: @unchecked Sendable {
         components.queryItems = (components.queryItems ?? [])
             + [URLQueryItem(name: "page", value: "\(page)"), URLQueryItem(name: "count", value: "\(pageSize)")]
         let pageSize = self.pageSize, log = self.log
-        var request = URLRequest(url: components.url!)
-        // Uncompressed: with libcurl's decoders in play (the default asks for gzip, br…) a
-        // cancelled transfer ran on to the server's end (1 GiB, measured) before it stopped; with
-        // identity it stops at once. A server that compresses anyway is still bounded (maxBytes).
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        let task = session.dataTask(with: request)
-        fetcher.start(task, maxBytes: maxBytes, deadline: deadline) { fetched in
+        // Uncompressed (the fetcher asks for identity). A server that compresses anyway is still
+        // bounded: `maxBytes` counts the decoded bytes.
+        fetcher.start(components.url!, idleTimeout: timeout, maxBytes: maxBytes, deadline: deadline) { fetched in
             completion(fetched.flatMap { data in
                 Result { () throws(FeedError) -> FeedPage in try FeedModel.decodePage(data, pageSize: pageSize, log: log) }
             })

@@ -48,7 +48,7 @@ public enum FeedScene {
 
     public static func render(size: Size, scale: Double, posts count: Int = 4) throws -> Bitmap {
         let session = try Session(pageSize: count)
-        // The loader's URLSession keeps its delegate until invalidated: end both with the render.
+        // Stop the downloads (an endless body would run on) and the server with the render.
         defer { session.loader.downloader.invalidate(); session.server.stop() }
         let posts: [FeedPost]
         do { posts = try session.model.loadNextPageAndWait() } catch { throw SceneError(error.description) }
