@@ -254,6 +254,10 @@ struct NavigationHarness {
                 h.harness.iterate()
                 if NodeScheduler.shared.pendingBackgroundWork == 0 && !NodeScheduler.shared.hasWork(for: h.nav.node) { break }
             }
+            // Display jobs run on the display queues (unless another suite made display
+            // synchronous): wait for their results to be committed, not only for the pass's work.
+            // Without this the check below failed once in a loaded parallel run.
+            _ = h.harness.iterate(until: { h.harness.pass.isDisplayComplete })
         }
         settle()
         func displayed() -> [DisplayNode] { table.subnodes.filter { $0.interfaceState.contains(.display) } }
