@@ -321,6 +321,8 @@ final class CollectionItem: @unchecked Sendable {
     var size: Size = .zero
     /// The item's index in `flat`; a header's: its section.
     var flatIndex = 0
+    /// The last range update that wanted it (`CollectionNode.rangeGeneration`).
+    var rangeGeneration: UInt32 = 0
     var isMeasured = false
     /// A section header (kept while its section exists; not in `flat`).
     var isHeader = false

@@ -103,6 +103,8 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     private var reportedUnreportedUpdate = false
     private var hasLoaded = false
     var rangeUpdateQueued = false
+    /// Counts range updates; the items an update wants carry its number (`updateRanges`).
+    var rangeGeneration: UInt32 = 0
     /// Updates submitted but not yet committed.
     public var pendingUpdateCount: Int { dataController.pendingUpdateCount }
     var lastRects: RangeRects?

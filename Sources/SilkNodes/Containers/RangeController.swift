@@ -284,7 +284,12 @@ extension CollectionNode {
                                                   containerIsVisible: containerVisible)
         lastRects = rects
 
-        var wanted: [ObjectIdentifier: (CollectionItem, InterfaceState)] = [:]
+        // The items the ranges want, in item order (the frame index yields a column's in order;
+        // a grid's are sorted below), each stamped with this update's generation so the attached
+        // items not wanted are found without a table of the wanted ones.
+        var wanted: [(item: CollectionItem, state: InterfaceState)] = []
+        rangeGeneration &+= 1
+        let generation = rangeGeneration
         var toMaterialize: [(item: CollectionItem, block: CellNodeBlock, range: SizeRange)] = []
         if own.contains(.preload) {
             for i in frameIndex.indices(overlapping: rects.preload, frames: frames) {
@@ -298,15 +303,19 @@ extension CollectionNode {
                     }
                     continue
                 }
-                wanted[ObjectIdentifier(item)] = (item, state)
+                item.rangeGeneration = generation
+                wanted.append((item, state))
             }
         }
-        for (id, item) in attached where wanted[id] == nil { detach(item) }
+        for (_, item) in attached where item.rangeGeneration != generation { detach(item) }
+        var inOrder = true
+        for k in wanted.indices.dropFirst() where wanted[k].item.flatIndex < wanted[k - 1].item.flatIndex { inOrder = false; break }
+        if !inOrder { wanted.sort { $0.item.flatIndex < $1.item.flatIndex } }
         var attachedNew = false
         // In item order, so the display jobs of a fresh screen start from its top.
-        for (id, entry) in wanted.sorted(by: { $0.value.0.flatIndex < $1.value.0.flatIndex }) {
-            let (item, state) = entry
+        for (item, state) in wanted {
             guard let node = item.node else { continue }
+            let id = ObjectIdentifier(item)
             let frame = frames[item.flatIndex]
             if attached[id] == nil {
                 node.frame = frame
@@ -346,7 +355,7 @@ extension CollectionNode {
         if let overlay = debugOverlay {
             if overlay.supernode !== self { attachItem(overlay, state: own) }
             if attachedNew { moveSubnode(overlay, to: Int.max) }
-            overlay.show(rects: rects, mode: mode, items: wanted.values.map { (frames[$0.0.flatIndex], $0.1) }, offset: offset, size: size)
+            overlay.show(rects: rects, mode: mode, items: wanted.map { (frames[$0.item.flatIndex], $0.state) }, offset: offset, size: size)
         }
         checkBatchFetch()
     }
