@@ -266,8 +266,13 @@ extension CollectionNode {
 
     func recomputeFrames() {
         let viewport = bounds.size.width > 0 ? bounds.size : measuredViewport
-        var result = collectionLayout.layout(itemSizes: sections.map { $0.map(\.size) }, headerSizes: headers.map { $0?.size },
-                                             viewport: viewport)
+        let itemSizes = sections.map { section -> [Size] in
+            var sizes: [Size] = []
+            sizes.reserveCapacity(collectionCapacity(section.count))
+            for item in section { sizes.append(item.size) }
+            return sizes
+        }
+        var result = collectionLayout.layout(itemSizes: itemSizes, headerSizes: headers.map { $0?.size }, viewport: viewport)
         // One section (a feed): its array is the flat list, shared with the result, not copied
         // (32 bytes an item that a 10,000-post feed held twice).
         frames = result.frames.count == 1 ? result.frames[0] : result.frames.flatMap { $0 }

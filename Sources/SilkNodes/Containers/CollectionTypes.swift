@@ -278,7 +278,7 @@ public struct FlowLayout: CollectionLayout {
             }
             y += sectionInsets.top
             var out: [Rect] = []
-            out.reserveCapacity(section.count)
+            out.reserveCapacity(collectionCapacity(section.count))
             var rowHeight = 0.0
             for (i, s) in section.enumerated() {
                 let col = i % n

@@ -49,8 +49,12 @@ struct ChangeSet {
         var movingItems: [ItemPath: Item] = [:]
         for m in movedItems { movingItems[m.from] = old[m.from.section][m.from.item] }
         let removedItems = Set(deletedItems + movedItems.map(\.from))
+        // Sections that lose nothing are kept as they are (shared, not copied: a feed's page insert
+        // touched every one of its 10,000 items here).
         var sections: [[Item]?] = old.enumerated().map { s, items in
-            items.enumerated().filter { !removedItems.contains(ItemPath(item: $0.offset, section: s)) }.map(\.element)
+            removedItems.contains(where: { $0.section == s })
+                ? items.enumerated().filter { !removedItems.contains(ItemPath(item: $0.offset, section: s)) }.map(\.element)
+                : items
         }
         var movingSections: [Int: [Item]] = [:]
         var sectionReloads: [Int: Bool] = [:]   // moved section: was it reloaded
@@ -79,6 +83,13 @@ struct ChangeSet {
         var itemInserts: [(path: ItemPath, item: Item?)] = insertedItems.map { ($0, nil) }
             + movedItems.map { ($0.to, movingItems[$0.from]) }
         itemInserts.sort { $0.path < $1.path }
+        // One copy of a section that grows, straight into its capacity class (inserting into the
+        // shared array copied it at its exact size, then again at twice that).
+        var insertsPerSection: [Int: Int] = [:]
+        for ins in itemInserts { insertsPerSection[ins.path.section, default: 0] += 1 }
+        for (s, n) in insertsPerSection where s >= 0 && s < result.count {
+            result[s].items.reserveCapacity(collectionCapacity(result[s].items.count + n))
+        }
         for ins in itemInserts {
             let s = ins.path.section
             try check(s >= 0 && s < result.count && ins.path.item >= 0 && ins.path.item <= result[s].items.count,
@@ -90,7 +101,7 @@ struct ChangeSet {
         var out: [[Item]] = []
         for (s, r) in result.enumerated() {
             try check(r.items.count == count(s), "section \(s) has \(r.items.count) items after the update, the data source has \(count(s))")
-            out.append(r.items.enumerated().map { i, item in
+            out.append(reloaded.isEmpty ? r.items : r.items.enumerated().map { i, item in
                 reloaded.contains(ObjectIdentifier(item)) ? makeItem(ItemPath(item: i, section: s)) : item
             })
         }
@@ -117,4 +128,15 @@ extension ChangeSet {
 struct CollectionUpdateError: Error, CustomStringConvertible, Sendable {
     let description: String
     init(_ d: String) { description = d }
+}
+
+/// The capacity to give an array of `count` per-item values that a collection remakes at every
+/// update (sizes, frames): the next power of two. A feed's page makes them a little longer each
+/// time; with exact sizes each freed block was a hole the next one did not fit, and the heap grew
+/// around them (feed-10k, docs/benchmark.md). Powers of two reuse their holes, and from 128 KiB
+/// up glibc maps them on their own.
+func collectionCapacity(_ count: Int) -> Int {
+    guard count > 16 else { return count }
+    guard count < Int.max / 4 else { return count }
+    return 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
 }
