@@ -131,10 +131,10 @@ struct CollectionUpdateError: Error, CustomStringConvertible, Sendable {
 }
 
 /// The capacity to give an array of `count` per-item values that a collection remakes at every
-/// update (sizes, frames): the next power of two. A feed's page makes them a little longer each
-/// time; with exact sizes each freed block was a hole the next one did not fit, and the heap grew
-/// around them (feed-10k, docs/benchmark.md). Powers of two reuse their holes, and from 128 KiB
-/// up glibc maps them on their own.
+/// update (sizes, frames, the item list): the next power of two. A feed's page makes them a
+/// little longer each time; with exact sizes each freed block is a hole the next one does not
+/// fit. Powers of two can reuse their holes, and from 128 KiB up glibc maps them on their own.
+/// (feed-10k's slope did not move measurably with it: docs/benchmark.md.)
 func collectionCapacity(_ count: Int) -> Int {
     guard count > 16 else { return count }
     guard count < Int.max / 4 else { return count }
