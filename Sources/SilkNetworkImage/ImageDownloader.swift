@@ -2,6 +2,7 @@ import Foundation
 import SilkSystem
 import SilkNodes
 import SilkRaster
+import CCurl
 
 /// Downloads image bytes over http(s) with libcurl (`HTTPClient`, not FoundationNetworking's
 /// `URLSession`, which leaks libcurl state per request), delivering the body as it arrives (for
@@ -100,7 +101,6 @@ public final class ImageDownloader: @unchecked Sendable {
         /// The current attempt's transfer.
         var task: Int?
         var data = Data()
-        var status = 0
         var expectedLength: Int64?
         var headerChecked = false
         /// A failure decided while data arrived (the task was then cancelled).
@@ -177,7 +177,6 @@ public final class ImageDownloader: @unchecked Sendable {
             job.attempt += 1
             job.task = task
             job.data = Data()
-            job.status = 0
             job.headerChecked = false
             job.earlyFailure = nil
             job.attemptDeadline = .now() + configuration.resourceTimeout
@@ -272,7 +271,6 @@ public final class ImageDownloader: @unchecked Sendable {
         var final: (id: Int, error: NetworkImageError)?
         lock.withLock {
             guard let id = taskToJob[transfer], let job = jobs[id] else { return }
-            job.status = status
             job.expectedLength = expectedLength
             if !(200...299).contains(status) { job.earlyFailure = .httpStatus(status) }
             else if let expected = expectedLength, expected > configuration.maxBytes {
@@ -377,12 +375,13 @@ public final class ImageDownloader: @unchecked Sendable {
         case .timedOut: return .timedOut(seconds: timeout)
         case .cancelled: return .connection("the transfer was cancelled")
         case let .transport(code, message):
-            switch code {
-            case 7: return .connection("cannot connect to the host")                             // CURLE_COULDNT_CONNECT
-            case 6: return .connection("cannot find the host")                                   // CURLE_COULDNT_RESOLVE_HOST
-            case 18, 52, 56: return .connection("the connection closed before the whole image arrived")  // PARTIAL_FILE, GOT_NOTHING, RECV_ERROR
-            case 28: return .timedOut(seconds: timeout)                                          // CURLE_OPERATION_TIMEDOUT
-            case 47: return .connection("too many redirects")                                    // CURLE_TOO_MANY_REDIRECTS
+            switch CURLcode(UInt32(clamping: code)) {
+            case CURLE_COULDNT_CONNECT: return .connection("cannot connect to the host")
+            case CURLE_COULDNT_RESOLVE_HOST: return .connection("cannot find the host")
+            case CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_RECV_ERROR:
+                return .connection("the connection closed before the whole image arrived")
+            case CURLE_OPERATION_TIMEDOUT: return .timedOut(seconds: timeout)
+            case CURLE_TOO_MANY_REDIRECTS: return .connection("too many redirects")
             default: return .connection("\(message) (libcurl \(code))")
             }
         }

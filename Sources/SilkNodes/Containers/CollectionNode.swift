@@ -319,10 +319,11 @@ open class CollectionNode: ScrollNode, @unchecked Sendable {
     /// for an item a prepared update deletes (it goes when that commits), or when the data source
     /// no longer counts the path (a broken update contract: logged, the item stays blank rather
     /// than the data source being asked out of its bounds). Main thread, in a pass.
-    func nodeBlockForReturningItem(_ item: CollectionItem) -> CellNodeBlock? {
+    /// `committedPath`: the item's path in the committed model, when the caller has it.
+    func nodeBlockForReturningItem(_ item: CollectionItem, committedPath: ItemPath? = nil) -> CellNodeBlock? {
         if let block = item.block { return block }
         guard let ds = dataSource else { return nil }
-        var path = path(ofFlatIndex: item.flatIndex)
+        var path = committedPath ?? path(ofFlatIndex: item.flatIndex)
         if dataController.pendingUpdateCount > 0 {
             let pending = dataController.pendingSections
             if !(path.section < pending.count && path.item < pending[path.section].count && pending[path.section][path.item] === item) {

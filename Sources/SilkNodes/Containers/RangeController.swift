@@ -298,8 +298,11 @@ extension CollectionNode {
                     .intersection(own.union(.measureLayout))
                 guard state.contains(.preload) else { continue }
                 if item.node == nil {
-                    if !dataController.isPreparingNode(for: item), let block = nodeBlockForReturningItem(item) {
-                        toMaterialize.append((item, block, collectionLayout.constrainedSize(forItemAt: path(ofFlatIndex: i), viewport: measuredViewport)))
+                    if !dataController.isPreparingNode(for: item) {
+                        let path = path(ofFlatIndex: i)
+                        if let block = nodeBlockForReturningItem(item, committedPath: path) {
+                            toMaterialize.append((item, block, collectionLayout.constrainedSize(forItemAt: path, viewport: measuredViewport)))
+                        }
                     }
                     continue
                 }
